@@ -35,7 +35,7 @@ final class MemberwiseEqualityRenderingTests: XCTestCase {
         }
         for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
             if let member = at(4, line) {
-                let declaration = ["public var ", "private var ", "public private(set) var "].lazy
+                let declaration = ["public var ", "public let ", "private var "].lazy
                     .compactMap {
                         identifier(in: member, after: $0, before: ":") ?? identifier(in: member, after: $0, before: " ")
                     }

@@ -78,8 +78,8 @@
 // file: Types/Images/EditImageBodyJSONParam.swift
 // file: Types/Images/Images.swift
 // file: Types/Models/Models.swift
+// file: Types/Moderations/CreateModerationRequest.swift
 // file: Types/Moderations/CreateModerationResponse.swift
-// file: Types/Moderations/Moderations.swift
 // file: Types/Realtime/Realtime+RealtimeBetaServerEventConversationItemInputAudioTranscriptionSegment.swift
 // file: Types/Realtime/Realtime+RealtimeBetaServerEventResponseDone.swift
 // file: Types/Realtime/Realtime+RealtimeClientEventResponseCancel.swift

@@ -554,7 +554,7 @@
 // CreateImageVariationRequest → Types/Images/Images.swift (#/components/schemas/CreateImageVariationRequest)
 // CreateMessageRequest → Types/Assistants/CreateMessageRequest.swift (#/components/schemas/CreateMessageRequest)
 // CreateModelResponseProperties → Types/Shared/Shared.swift (#/components/schemas/CreateModelResponseProperties)
-// CreateModerationRequest → Types/Moderations/Moderations.swift (#/components/schemas/CreateModerationRequest)
+// CreateModerationRequest → Types/Moderations/CreateModerationRequest.swift (#/components/schemas/CreateModerationRequest)
 // CreateModerationResponse → Types/Moderations/CreateModerationResponse.swift (#/components/schemas/CreateModerationResponse)
 // CreateResponse → Types/Responses/CreateResponse.swift (#/components/schemas/CreateResponse)
 // CreateRunRequest → Types/Assistants/CreateRunRequest.swift (#/components/schemas/CreateRunRequest)

@@ -241,10 +241,10 @@ extension ConversationsItemsAPI {
         /// At most 20 items.
         public var items: [InputItem]
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `CreateRequest`.
         ///
@@ -252,6 +252,8 @@ extension ConversationsItemsAPI {
         ///   - items: The items to add to the conversation. At most 20 items.
         public init(items: [InputItem]) {
             self.items = items
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `CreateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does

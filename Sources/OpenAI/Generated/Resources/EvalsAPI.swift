@@ -176,10 +176,10 @@ extension EvalsAPI {
         /// with a maximum length of 512 characters.
         public var metadata: Metadata?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `UpdateRequest`.
         ///
@@ -192,6 +192,8 @@ extension EvalsAPI {
         ) {
             self.name = name
             self.metadata = metadata
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `UpdateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -232,10 +234,10 @@ extension EvalsAPI {
         public var deleted: Swift.Bool
         public var evalID: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `DeleteResponse`.
         public init(
@@ -246,6 +248,8 @@ extension EvalsAPI {
             self.object = object
             self.deleted = deleted
             self.evalID = evalID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `DeleteResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -473,10 +477,10 @@ extension EvalsRunsAPI {
         public var deleted: Swift.Bool?
         public var runID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `DeleteResponse`.
         public init(
@@ -487,6 +491,8 @@ extension EvalsRunsAPI {
             self.object = object
             self.deleted = deleted
             self.runID = runID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `DeleteResponse` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -177,10 +177,10 @@ extension OrganizationAdminAPIKeysAPI {
         /// At least 1, at most 31536000.
         public var expiresInSeconds: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `CreateRequest`.
         ///
@@ -193,6 +193,8 @@ extension OrganizationAdminAPIKeysAPI {
         ) {
             self.name = name
             self.expiresInSeconds = expiresInSeconds
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `CreateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -232,10 +234,10 @@ extension OrganizationAdminAPIKeysAPI {
         public var id: Swift.String
         public var deleted: Swift.Bool
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `DeleteResponse`.
         public init(
@@ -244,6 +246,8 @@ extension OrganizationAdminAPIKeysAPI {
         ) {
             self.id = id
             self.deleted = deleted
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `DeleteResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -392,10 +396,10 @@ extension OrganizationAuditLogsAPI {
         /// Return only events whose `effective_at` (Unix seconds) is less than or equal to this value.
         public var lte: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ListEffectiveAt`.
         ///
@@ -414,6 +418,8 @@ extension OrganizationAuditLogsAPI {
             self.gte = gte
             self.lt = lt
             self.lte = lte
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ListEffectiveAt` from its JSON object under the decoder's ``DecodingMode``; members it does

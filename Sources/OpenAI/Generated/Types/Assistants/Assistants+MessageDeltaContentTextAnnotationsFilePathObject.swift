@@ -18,10 +18,10 @@ public struct MessageDeltaContentTextAnnotationsFilePathObject: Codable, Memberw
     /// At least 0.
     public var endIndex: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `MessageDeltaContentTextAnnotationsFilePathObject`.
     ///
@@ -43,6 +43,8 @@ public struct MessageDeltaContentTextAnnotationsFilePathObject: Codable, Memberw
         self.filePath = filePath
         self.startIndex = startIndex
         self.endIndex = endIndex
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `MessageDeltaContentTextAnnotationsFilePathObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -92,10 +94,10 @@ public struct MessageDeltaContentTextAnnotationsFilePathObject: Codable, Memberw
         /// The ID of the file that was generated.
         public var fileID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `FilePath`.
         ///
@@ -103,6 +105,8 @@ public struct MessageDeltaContentTextAnnotationsFilePathObject: Codable, Memberw
         ///   - fileID: The ID of the file that was generated.
         public init(fileID: Swift.String? = nil) {
             self.fileID = fileID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `FilePath` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -143,10 +147,10 @@ public struct MessageDeltaContentTextObject: Codable, MemberwiseEquatable, Senda
     public var index: Swift.Int
     public var text: MessageDeltaContentTextObject.Text?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `MessageDeltaContentTextObject`.
     ///
@@ -159,6 +163,8 @@ public struct MessageDeltaContentTextObject: Codable, MemberwiseEquatable, Senda
     ) {
         self.index = index
         self.text = text
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `MessageDeltaContentTextObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -200,10 +206,10 @@ public struct MessageDeltaContentTextObject: Codable, MemberwiseEquatable, Senda
         public var value: Swift.String?
         public var annotations: [MessageDeltaContentTextObject.Text.Annotation]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Text`.
         ///
@@ -216,6 +222,8 @@ public struct MessageDeltaContentTextObject: Codable, MemberwiseEquatable, Senda
         ) {
             self.value = value
             self.annotations = annotations
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Text` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -307,10 +315,10 @@ public struct MessageDeltaObject: Codable, MemberwiseEquatable, Sendable, SpecDe
     /// The delta containing the fields that have changed on the Message.
     public var delta: MessageDeltaObject.Delta
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `MessageDeltaObject`.
     ///
@@ -323,6 +331,8 @@ public struct MessageDeltaObject: Codable, MemberwiseEquatable, Sendable, SpecDe
     ) {
         self.id = id
         self.delta = delta
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `MessageDeltaObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -367,10 +377,10 @@ public struct MessageDeltaObject: Codable, MemberwiseEquatable, Sendable, SpecDe
         /// The content of the message in array of text and/or images.
         public var content: [MessageDeltaObject.Delta.ContentItem]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Delta`.
         ///
@@ -383,6 +393,8 @@ public struct MessageDeltaObject: Codable, MemberwiseEquatable, Sendable, SpecDe
         ) {
             self.role = role
             self.content = content
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Delta` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -503,10 +515,10 @@ public struct MessageRequestContentTextObject: Codable, MemberwiseEquatable, Sen
     /// Text content to be sent to the model
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `MessageRequestContentTextObject`.
     ///
@@ -514,6 +526,8 @@ public struct MessageRequestContentTextObject: Codable, MemberwiseEquatable, Sen
     ///   - text: Text content to be sent to the model
     public init(text: Swift.String) {
         self.text = text
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `MessageRequestContentTextObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -557,10 +571,10 @@ public struct ModifyMessageRequest: Codable, MemberwiseEquatable, Sendable, Spec
     /// with a maximum length of 512 characters.
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ModifyMessageRequest`.
     ///
@@ -568,6 +582,8 @@ public struct ModifyMessageRequest: Codable, MemberwiseEquatable, Sendable, Spec
     ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
     public init(metadata: Metadata? = nil) {
         self.metadata = metadata
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ModifyMessageRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -609,10 +625,10 @@ public struct ModifyRunRequest: Codable, MemberwiseEquatable, Sendable, SpecDevi
     /// with a maximum length of 512 characters.
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ModifyRunRequest`.
     ///
@@ -620,6 +636,8 @@ public struct ModifyRunRequest: Codable, MemberwiseEquatable, Sendable, SpecDevi
     ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
     public init(metadata: Metadata? = nil) {
         self.metadata = metadata
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ModifyRunRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -663,10 +681,10 @@ public struct ModifyThreadRequest: Codable, MemberwiseEquatable, Sendable, SpecD
     /// with a maximum length of 512 characters.
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ModifyThreadRequest`.
     ///
@@ -679,6 +697,8 @@ public struct ModifyThreadRequest: Codable, MemberwiseEquatable, Sendable, SpecD
     ) {
         self.toolResources = toolResources
         self.metadata = metadata
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ModifyThreadRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -719,10 +739,10 @@ public struct ModifyThreadRequest: Codable, MemberwiseEquatable, Sendable, SpecD
         public var codeInterpreter: ModifyThreadRequest.ToolResources.CodeInterpreter?
         public var fileSearch: ModifyThreadRequest.ToolResources.FileSearch?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ToolResources`.
         public init(
@@ -731,6 +751,8 @@ public struct ModifyThreadRequest: Codable, MemberwiseEquatable, Sendable, SpecD
         ) {
             self.codeInterpreter = codeInterpreter
             self.fileSearch = fileSearch
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ToolResources` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -771,10 +793,10 @@ public struct ModifyThreadRequest: Codable, MemberwiseEquatable, Sendable, SpecD
             /// At most 20 items.
             public var fileIDs: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `CodeInterpreter`.
             ///
@@ -782,6 +804,8 @@ public struct ModifyThreadRequest: Codable, MemberwiseEquatable, Sendable, SpecD
             ///   - fileIDs: A list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter` tool. At most 20 items.
             public init(fileIDs: [Swift.String]? = nil) {
                 self.fileIDs = fileIDs
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `CodeInterpreter` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -820,10 +844,10 @@ public struct ModifyThreadRequest: Codable, MemberwiseEquatable, Sendable, SpecD
             /// At most 1 item.
             public var vectorStoreIDs: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `FileSearch`.
             ///
@@ -831,6 +855,8 @@ public struct ModifyThreadRequest: Codable, MemberwiseEquatable, Sendable, SpecD
             ///   - vectorStoreIDs: The [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this thread. At most 1 item.
             public init(vectorStoreIDs: [Swift.String]? = nil) {
                 self.vectorStoreIDs = vectorStoreIDs
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `FileSearch` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -875,10 +901,10 @@ public struct RunCompletionUsage: Codable, MemberwiseEquatable, Sendable, SpecDe
     /// Total number of tokens used (prompt + completion).
     public var totalTokens: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RunCompletionUsage`.
     ///
@@ -894,6 +920,8 @@ public struct RunCompletionUsage: Codable, MemberwiseEquatable, Sendable, SpecDe
         self.completionTokens = completionTokens
         self.promptTokens = promptTokens
         self.totalTokens = totalTokens
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RunCompletionUsage` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -942,10 +970,10 @@ public struct RunStepCompletionUsage: Codable, MemberwiseEquatable, Sendable, Sp
     /// Total number of tokens used (prompt + completion).
     public var totalTokens: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RunStepCompletionUsage`.
     ///
@@ -961,6 +989,8 @@ public struct RunStepCompletionUsage: Codable, MemberwiseEquatable, Sendable, Sp
         self.completionTokens = completionTokens
         self.promptTokens = promptTokens
         self.totalTokens = totalTokens
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RunStepCompletionUsage` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1007,10 +1037,10 @@ public struct RunStepDeltaObject: Codable, MemberwiseEquatable, Sendable, SpecDe
     /// The delta containing the fields that have changed on the run step.
     public var delta: RunStepDeltaObject.Delta
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RunStepDeltaObject`.
     ///
@@ -1023,6 +1053,8 @@ public struct RunStepDeltaObject: Codable, MemberwiseEquatable, Sendable, SpecDe
     ) {
         self.id = id
         self.delta = delta
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RunStepDeltaObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1065,10 +1097,10 @@ public struct RunStepDeltaObject: Codable, MemberwiseEquatable, Sendable, SpecDe
         /// The details of the run step.
         public var stepDetails: RunStepDeltaObject.Delta.StepDetails?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Delta`.
         ///
@@ -1076,6 +1108,8 @@ public struct RunStepDeltaObject: Codable, MemberwiseEquatable, Sendable, SpecDe
         ///   - stepDetails: The details of the run step.
         public init(stepDetails: RunStepDeltaObject.Delta.StepDetails? = nil) {
             self.stepDetails = stepDetails
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Delta` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1163,14 +1197,16 @@ public struct RunStepDeltaObject: Codable, MemberwiseEquatable, Sendable, SpecDe
 public struct RunStepDeltaStepDetailsMessageCreationObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var messageCreation: RunStepDeltaStepDetailsMessageCreationObject.MessageCreation?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RunStepDeltaStepDetailsMessageCreationObject`.
     public init(messageCreation: RunStepDeltaStepDetailsMessageCreationObject.MessageCreation? = nil) {
         self.messageCreation = messageCreation
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RunStepDeltaStepDetailsMessageCreationObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1208,10 +1244,10 @@ public struct RunStepDeltaStepDetailsMessageCreationObject: Codable, MemberwiseE
         /// The ID of the message that was created by this run step.
         public var messageID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `MessageCreation`.
         ///
@@ -1219,6 +1255,8 @@ public struct RunStepDeltaStepDetailsMessageCreationObject: Codable, MemberwiseE
         ///   - messageID: The ID of the message that was created by this run step.
         public init(messageID: Swift.String? = nil) {
             self.messageID = messageID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `MessageCreation` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1262,10 +1300,10 @@ public struct RunStepDeltaStepDetailsToolCallsCodeObject: Codable, MemberwiseEqu
     /// The Code Interpreter tool call definition.
     public var codeInterpreter: RunStepDeltaStepDetailsToolCallsCodeObject.CodeInterpreter?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RunStepDeltaStepDetailsToolCallsCodeObject`.
     ///
@@ -1281,6 +1319,8 @@ public struct RunStepDeltaStepDetailsToolCallsCodeObject: Codable, MemberwiseEqu
         self.index = index
         self.id = id
         self.codeInterpreter = codeInterpreter
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RunStepDeltaStepDetailsToolCallsCodeObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1328,10 +1368,10 @@ public struct RunStepDeltaStepDetailsToolCallsCodeObject: Codable, MemberwiseEqu
         /// The outputs from the Code Interpreter tool call. Code Interpreter can output one or more items, including text (`logs`) or images (`image`). Each of these are represented by a different object type.
         public var outputs: [RunStepDeltaStepDetailsToolCallsCodeObject.CodeInterpreter.Output]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `CodeInterpreter`.
         ///
@@ -1344,6 +1384,8 @@ public struct RunStepDeltaStepDetailsToolCallsCodeObject: Codable, MemberwiseEqu
         ) {
             self.input = input
             self.outputs = outputs
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `CodeInterpreter` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1434,10 +1476,10 @@ public struct RunStepDeltaStepDetailsToolCallsCodeOutputImageObject: Codable, Me
     public var index: Swift.Int
     public var image: RunStepDeltaStepDetailsToolCallsCodeOutputImageObject.Image?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RunStepDeltaStepDetailsToolCallsCodeOutputImageObject`.
     ///
@@ -1450,6 +1492,8 @@ public struct RunStepDeltaStepDetailsToolCallsCodeOutputImageObject: Codable, Me
     ) {
         self.index = index
         self.image = image
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RunStepDeltaStepDetailsToolCallsCodeOutputImageObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1490,10 +1534,10 @@ public struct RunStepDeltaStepDetailsToolCallsCodeOutputImageObject: Codable, Me
         /// The [file](https://platform.openai.com/docs/api-reference/files) ID of the image.
         public var fileID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Image`.
         ///
@@ -1501,6 +1545,8 @@ public struct RunStepDeltaStepDetailsToolCallsCodeOutputImageObject: Codable, Me
         ///   - fileID: The [file](https://platform.openai.com/docs/api-reference/files) ID of the image.
         public init(fileID: Swift.String? = nil) {
             self.fileID = fileID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Image` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1542,10 +1588,10 @@ public struct RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject: Codable, Mem
     /// The text output from the Code Interpreter tool call.
     public var logs: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject`.
     ///
@@ -1558,6 +1604,8 @@ public struct RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject: Codable, Mem
     ) {
         self.index = index
         self.logs = logs
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject` from its JSON object under the decoder's ``DecodingMode``; members it does

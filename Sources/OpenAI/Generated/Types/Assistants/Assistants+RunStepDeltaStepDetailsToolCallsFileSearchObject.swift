@@ -15,10 +15,10 @@ public struct RunStepDeltaStepDetailsToolCallsFileSearchObject: Codable, Memberw
     /// For now, this is always going to be an empty object.
     public var fileSearch: JSONObject
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RunStepDeltaStepDetailsToolCallsFileSearchObject`.
     ///
@@ -34,6 +34,8 @@ public struct RunStepDeltaStepDetailsToolCallsFileSearchObject: Codable, Memberw
         self.index = index
         self.id = id
         self.fileSearch = fileSearch
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RunStepDeltaStepDetailsToolCallsFileSearchObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -84,10 +86,10 @@ public struct RunStepDeltaStepDetailsToolCallsFunctionObject: Codable, Memberwis
     /// The definition of the function that was called.
     public var function: RunStepDeltaStepDetailsToolCallsFunctionObject.Function?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RunStepDeltaStepDetailsToolCallsFunctionObject`.
     ///
@@ -103,6 +105,8 @@ public struct RunStepDeltaStepDetailsToolCallsFunctionObject: Codable, Memberwis
         self.index = index
         self.id = id
         self.function = function
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RunStepDeltaStepDetailsToolCallsFunctionObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -152,10 +156,10 @@ public struct RunStepDeltaStepDetailsToolCallsFunctionObject: Codable, Memberwis
         /// The output of the function. This will be `null` if the outputs have not been [submitted](https://platform.openai.com/docs/api-reference/runs/submitToolOutputs) yet.
         public var output: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Function`.
         ///
@@ -171,6 +175,8 @@ public struct RunStepDeltaStepDetailsToolCallsFunctionObject: Codable, Memberwis
             self.name = name
             self.arguments = arguments
             self.output = output
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Function` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -216,10 +222,10 @@ public struct RunStepDeltaStepDetailsToolCallsObject: Codable, MemberwiseEquatab
     /// An array of tool calls the run step was involved in. These can be associated with one of three types of tools: `code_interpreter`, `file_search`, or `function`.
     public var toolCalls: [RunStepDeltaStepDetailsToolCallsObject.ToolCall]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RunStepDeltaStepDetailsToolCallsObject`.
     ///
@@ -227,6 +233,8 @@ public struct RunStepDeltaStepDetailsToolCallsObject: Codable, MemberwiseEquatab
     ///   - toolCalls: An array of tool calls the run step was involved in.
     public init(toolCalls: [RunStepDeltaStepDetailsToolCallsObject.ToolCall]? = nil) {
         self.toolCalls = toolCalls
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RunStepDeltaStepDetailsToolCallsObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -319,14 +327,16 @@ public struct RunStepDeltaStepDetailsToolCallsObject: Codable, MemberwiseEquatab
 public struct RunStepDetailsMessageCreationObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var messageCreation: RunStepDetailsMessageCreationObject.MessageCreation
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RunStepDetailsMessageCreationObject`.
     public init(messageCreation: RunStepDetailsMessageCreationObject.MessageCreation) {
         self.messageCreation = messageCreation
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RunStepDetailsMessageCreationObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -364,10 +374,10 @@ public struct RunStepDetailsMessageCreationObject: Codable, MemberwiseEquatable,
         /// The ID of the message that was created by this run step.
         public var messageID: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `MessageCreation`.
         ///
@@ -375,6 +385,8 @@ public struct RunStepDetailsMessageCreationObject: Codable, MemberwiseEquatable,
         ///   - messageID: The ID of the message that was created by this run step.
         public init(messageID: Swift.String) {
             self.messageID = messageID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `MessageCreation` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -416,10 +428,10 @@ public struct RunStepDetailsToolCallsCodeObject: Codable, MemberwiseEquatable, S
     /// The Code Interpreter tool call definition.
     public var codeInterpreter: RunStepDetailsToolCallsCodeObject.CodeInterpreter
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RunStepDetailsToolCallsCodeObject`.
     ///
@@ -432,6 +444,8 @@ public struct RunStepDetailsToolCallsCodeObject: Codable, MemberwiseEquatable, S
     ) {
         self.id = id
         self.codeInterpreter = codeInterpreter
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RunStepDetailsToolCallsCodeObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -476,10 +490,10 @@ public struct RunStepDetailsToolCallsCodeObject: Codable, MemberwiseEquatable, S
         /// The outputs from the Code Interpreter tool call. Code Interpreter can output one or more items, including text (`logs`) or images (`image`). Each of these are represented by a different object type.
         public var outputs: [RunStepDetailsToolCallsCodeObject.CodeInterpreter.Output]
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `CodeInterpreter`.
         ///
@@ -492,6 +506,8 @@ public struct RunStepDetailsToolCallsCodeObject: Codable, MemberwiseEquatable, S
         ) {
             self.input = input
             self.outputs = outputs
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `CodeInterpreter` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -580,14 +596,16 @@ public struct RunStepDetailsToolCallsCodeObject: Codable, MemberwiseEquatable, S
 public struct RunStepDetailsToolCallsCodeOutputImageObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var image: RunStepDetailsToolCallsCodeOutputImageObject.Image
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RunStepDetailsToolCallsCodeOutputImageObject`.
     public init(image: RunStepDetailsToolCallsCodeOutputImageObject.Image) {
         self.image = image
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RunStepDetailsToolCallsCodeOutputImageObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -625,10 +643,10 @@ public struct RunStepDetailsToolCallsCodeOutputImageObject: Codable, MemberwiseE
         /// The [file](https://platform.openai.com/docs/api-reference/files) ID of the image.
         public var fileID: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Image`.
         ///
@@ -636,6 +654,8 @@ public struct RunStepDetailsToolCallsCodeOutputImageObject: Codable, MemberwiseE
         ///   - fileID: The [file](https://platform.openai.com/docs/api-reference/files) ID of the image.
         public init(fileID: Swift.String) {
             self.fileID = fileID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Image` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -675,10 +695,10 @@ public struct RunStepDetailsToolCallsCodeOutputLogsObject: Codable, MemberwiseEq
     /// The text output from the Code Interpreter tool call.
     public var logs: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RunStepDetailsToolCallsCodeOutputLogsObject`.
     ///
@@ -686,6 +706,8 @@ public struct RunStepDetailsToolCallsCodeOutputLogsObject: Codable, MemberwiseEq
     ///   - logs: The text output from the Code Interpreter tool call.
     public init(logs: Swift.String) {
         self.logs = logs
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RunStepDetailsToolCallsCodeOutputLogsObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -728,10 +750,10 @@ public struct RunStepDetailsToolCallsFileSearchObject: Codable, MemberwiseEquata
     /// For now, this is always going to be an empty object.
     public var fileSearch: RunStepDetailsToolCallsFileSearchObject.FileSearch
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RunStepDetailsToolCallsFileSearchObject`.
     ///
@@ -744,6 +766,8 @@ public struct RunStepDetailsToolCallsFileSearchObject: Codable, MemberwiseEquata
     ) {
         self.id = id
         self.fileSearch = fileSearch
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RunStepDetailsToolCallsFileSearchObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -788,10 +812,10 @@ public struct RunStepDetailsToolCallsFileSearchObject: Codable, MemberwiseEquata
         /// The results of the file search.
         public var results: [RunStepDetailsToolCallsFileSearchResultObject]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `FileSearch`.
         ///
@@ -804,6 +828,8 @@ public struct RunStepDetailsToolCallsFileSearchObject: Codable, MemberwiseEquata
         ) {
             self.rankingOptions = rankingOptions
             self.results = results
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `FileSearch` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -850,10 +876,10 @@ public struct RunStepDetailsToolCallsFileSearchRankingOptionsObject: Codable, Me
     /// At least 0, at most 1.
     public var scoreThreshold: Swift.Double
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RunStepDetailsToolCallsFileSearchRankingOptionsObject`.
     ///
@@ -866,6 +892,8 @@ public struct RunStepDetailsToolCallsFileSearchRankingOptionsObject: Codable, Me
     ) {
         self.ranker = ranker
         self.scoreThreshold = scoreThreshold
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RunStepDetailsToolCallsFileSearchRankingOptionsObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -915,10 +943,10 @@ public struct RunStepDetailsToolCallsFileSearchResultObject: Codable, Memberwise
     /// The content of the result that was found. The content is only included if requested via the include query parameter.
     public var content: [RunStepDetailsToolCallsFileSearchResultObject.ContentItem]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RunStepDetailsToolCallsFileSearchResultObject`.
     ///
@@ -937,6 +965,8 @@ public struct RunStepDetailsToolCallsFileSearchResultObject: Codable, Memberwise
         self.fileName = fileName
         self.score = score
         self.content = content
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RunStepDetailsToolCallsFileSearchResultObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -981,10 +1011,10 @@ public struct RunStepDetailsToolCallsFileSearchResultObject: Codable, Memberwise
         /// The text content of the file.
         public var text: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ContentItem`.
         ///
@@ -992,6 +1022,8 @@ public struct RunStepDetailsToolCallsFileSearchResultObject: Codable, Memberwise
         ///   - text: The text content of the file.
         public init(text: Swift.String? = nil) {
             self.text = text
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ContentItem` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1035,10 +1067,10 @@ public struct RunStepDetailsToolCallsFunctionObject: Codable, MemberwiseEquatabl
     /// The definition of the function that was called.
     public var function: RunStepDetailsToolCallsFunctionObject.Function
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RunStepDetailsToolCallsFunctionObject`.
     ///
@@ -1051,6 +1083,8 @@ public struct RunStepDetailsToolCallsFunctionObject: Codable, MemberwiseEquatabl
     ) {
         self.id = id
         self.function = function
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RunStepDetailsToolCallsFunctionObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1097,10 +1131,10 @@ public struct RunStepDetailsToolCallsFunctionObject: Codable, MemberwiseEquatabl
         /// The output of the function. This will be `null` if the outputs have not been [submitted](https://platform.openai.com/docs/api-reference/runs/submitToolOutputs) yet.
         public var output: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Function`.
         ///
@@ -1116,6 +1150,8 @@ public struct RunStepDetailsToolCallsFunctionObject: Codable, MemberwiseEquatabl
             self.name = name
             self.arguments = arguments
             self.output = output
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Function` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1161,10 +1197,10 @@ public struct RunStepDetailsToolCallsObject: Codable, MemberwiseEquatable, Senda
     /// An array of tool calls the run step was involved in. These can be associated with one of three types of tools: `code_interpreter`, `file_search`, or `function`.
     public var toolCalls: [RunStepDetailsToolCallsObject.ToolCall]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RunStepDetailsToolCallsObject`.
     ///
@@ -1172,6 +1208,8 @@ public struct RunStepDetailsToolCallsObject: Codable, MemberwiseEquatable, Senda
     ///   - toolCalls: An array of tool calls the run step was involved in.
     public init(toolCalls: [RunStepDetailsToolCallsObject.ToolCall]) {
         self.toolCalls = toolCalls
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RunStepDetailsToolCallsObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1267,10 +1305,10 @@ public struct RunToolCallObject: Codable, MemberwiseEquatable, Sendable, SpecDev
     /// The function definition.
     public var function: RunToolCallObject.Function
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RunToolCallObject`.
     ///
@@ -1283,6 +1321,8 @@ public struct RunToolCallObject: Codable, MemberwiseEquatable, Sendable, SpecDev
     ) {
         self.id = id
         self.function = function
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RunToolCallObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1327,10 +1367,10 @@ public struct RunToolCallObject: Codable, MemberwiseEquatable, Sendable, SpecDev
         /// The arguments that the model expects you to pass to the function.
         public var arguments: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Function`.
         ///
@@ -1343,6 +1383,8 @@ public struct RunToolCallObject: Codable, MemberwiseEquatable, Sendable, SpecDev
         ) {
             self.name = name
             self.arguments = arguments
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Function` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1385,10 +1427,10 @@ public struct SubmitToolOutputsRunRequest: Codable, MemberwiseEquatable, Sendabl
     /// If `true`, returns a stream of events that happen during the Run as server-sent events, terminating when the Run enters a terminal state with a `data: [DONE]` message.
     public var stream: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `SubmitToolOutputsRunRequest`.
     ///
@@ -1401,6 +1443,8 @@ public struct SubmitToolOutputsRunRequest: Codable, MemberwiseEquatable, Sendabl
     ) {
         self.toolOutputs = toolOutputs
         self.stream = stream
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `SubmitToolOutputsRunRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1441,10 +1485,10 @@ public struct SubmitToolOutputsRunRequest: Codable, MemberwiseEquatable, Sendabl
         /// The output of the tool call to be submitted to continue the run.
         public var output: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ToolOutput`.
         ///
@@ -1457,6 +1501,8 @@ public struct SubmitToolOutputsRunRequest: Codable, MemberwiseEquatable, Sendabl
         ) {
             self.toolCallID = toolCallID
             self.output = output
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ToolOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1510,10 +1556,10 @@ public struct ThreadObject: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
     /// with a maximum length of 512 characters.
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ThreadObject`.
     ///
@@ -1532,6 +1578,8 @@ public struct ThreadObject: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
         self.createdAt = createdAt
         self.toolResources = toolResources
         self.metadata = metadata
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ThreadObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1580,10 +1628,10 @@ public struct ThreadObject: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
         public var codeInterpreter: ThreadObject.ToolResources.CodeInterpreter?
         public var fileSearch: ThreadObject.ToolResources.FileSearch?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ToolResources`.
         public init(
@@ -1592,6 +1640,8 @@ public struct ThreadObject: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
         ) {
             self.codeInterpreter = codeInterpreter
             self.fileSearch = fileSearch
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ToolResources` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1632,10 +1682,10 @@ public struct ThreadObject: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
             /// At most 20 items.
             public var fileIDs: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `CodeInterpreter`.
             ///
@@ -1643,6 +1693,8 @@ public struct ThreadObject: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
             ///   - fileIDs: A list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter` tool. At most 20 items.
             public init(fileIDs: [Swift.String]? = nil) {
                 self.fileIDs = fileIDs
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `CodeInterpreter` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1681,10 +1733,10 @@ public struct ThreadObject: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
             /// At most 1 item.
             public var vectorStoreIDs: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `FileSearch`.
             ///
@@ -1692,6 +1744,8 @@ public struct ThreadObject: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
             ///   - vectorStoreIDs: The [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this thread. At most 1 item.
             public init(vectorStoreIDs: [Swift.String]? = nil) {
                 self.vectorStoreIDs = vectorStoreIDs
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `FileSearch` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1734,10 +1788,10 @@ public struct ThreadStreamEvent: Codable, MemberwiseEquatable, Sendable, SpecDev
     /// Represents a thread that contains [messages](https://platform.openai.com/docs/api-reference/messages).
     public var data: ThreadObject
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ThreadStreamEvent`.
     ///
@@ -1750,6 +1804,8 @@ public struct ThreadStreamEvent: Codable, MemberwiseEquatable, Sendable, SpecDev
     ) {
         self.enabled = enabled
         self.data = data
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ThreadStreamEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1797,10 +1853,10 @@ public struct TruncationObject: Codable, MemberwiseEquatable, Sendable, SpecDevi
     /// At least 1.
     public var lastMessages: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `TruncationObject`.
     ///
@@ -1813,6 +1869,8 @@ public struct TruncationObject: Codable, MemberwiseEquatable, Sendable, SpecDevi
     ) {
         self.type = type
         self.lastMessages = lastMessages
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `TruncationObject` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -237,13 +237,15 @@ public struct AssistantSupportedModels: OpenEnum {
 /// - Remark: Generated from `#/components/schemas/AssistantToolsCode`.
 public struct AssistantToolsCode: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `AssistantToolsCode`.
     public init() {
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `AssistantToolsCode` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -281,10 +283,10 @@ public struct AssistantToolsFileSearch: Codable, MemberwiseEquatable, Sendable, 
     /// Overrides for the file search tool.
     public var fileSearch: AssistantToolsFileSearch.FileSearch?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `AssistantToolsFileSearch`.
     ///
@@ -292,6 +294,8 @@ public struct AssistantToolsFileSearch: Codable, MemberwiseEquatable, Sendable, 
     ///   - fileSearch: Overrides for the file search tool.
     public init(fileSearch: AssistantToolsFileSearch.FileSearch? = nil) {
         self.fileSearch = fileSearch
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `AssistantToolsFileSearch` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -339,10 +343,10 @@ public struct AssistantToolsFileSearch: Codable, MemberwiseEquatable, Sendable, 
         /// See the [file search tool documentation](https://platform.openai.com/docs/assistants/tools/file-search#customizing-file-search-settings) for more information.
         public var rankingOptions: FileSearchRankingOptions?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `FileSearch`.
         ///
@@ -355,6 +359,8 @@ public struct AssistantToolsFileSearch: Codable, MemberwiseEquatable, Sendable, 
         ) {
             self.maxNumResults = maxNumResults
             self.rankingOptions = rankingOptions
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `FileSearch` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -395,13 +401,15 @@ public struct AssistantToolsFileSearch: Codable, MemberwiseEquatable, Sendable, 
 /// - Remark: Generated from `#/components/schemas/AssistantToolsFileSearchTypeOnly`.
 public struct AssistantToolsFileSearchTypeOnly: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `AssistantToolsFileSearchTypeOnly`.
     public init() {
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `AssistantToolsFileSearchTypeOnly` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -438,14 +446,16 @@ public struct AssistantToolsFileSearchTypeOnly: Codable, MemberwiseEquatable, Se
 public struct AssistantToolsFunction: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var function: FunctionObject
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `AssistantToolsFunction`.
     public init(function: FunctionObject) {
         self.function = function
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `AssistantToolsFunction` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -616,10 +626,10 @@ public struct AssistantsNamedToolChoice: Codable, MemberwiseEquatable, Sendable,
     public var type: AssistantsNamedToolChoice.TypeValue
     public var function: ChatCompletionFunctionCallOption?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `AssistantsNamedToolChoice`.
     ///
@@ -632,6 +642,8 @@ public struct AssistantsNamedToolChoice: Codable, MemberwiseEquatable, Sendable,
     ) {
         self.type = type
         self.function = function
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `AssistantsNamedToolChoice` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -693,10 +705,10 @@ public struct DeleteAssistantResponse: Codable, MemberwiseEquatable, Sendable, S
     public var id: Swift.String
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `DeleteAssistantResponse`.
     public init(
@@ -705,6 +717,8 @@ public struct DeleteAssistantResponse: Codable, MemberwiseEquatable, Sendable, S
     ) {
         self.id = id
         self.deleted = deleted
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `DeleteAssistantResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -746,10 +760,10 @@ public struct DeleteMessageResponse: Codable, MemberwiseEquatable, Sendable, Spe
     public var id: Swift.String
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `DeleteMessageResponse`.
     public init(
@@ -758,6 +772,8 @@ public struct DeleteMessageResponse: Codable, MemberwiseEquatable, Sendable, Spe
     ) {
         self.id = id
         self.deleted = deleted
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `DeleteMessageResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -799,10 +815,10 @@ public struct DeleteThreadResponse: Codable, MemberwiseEquatable, Sendable, Spec
     public var id: Swift.String
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `DeleteThreadResponse`.
     public init(
@@ -811,6 +827,8 @@ public struct DeleteThreadResponse: Codable, MemberwiseEquatable, Sendable, Spec
     ) {
         self.id = id
         self.deleted = deleted
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `DeleteThreadResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -852,13 +870,15 @@ public struct DeleteThreadResponse: Codable, MemberwiseEquatable, Sendable, Spec
 /// - Remark: Generated from `#/components/schemas/DoneEvent`.
 public struct DoneEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `DoneEvent`.
     public init() {
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `DoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -897,14 +917,16 @@ public struct DoneEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationRe
 public struct ErrorEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var data: ErrorObject
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ErrorEvent`.
     public init(data: ErrorObject) {
         self.data = data
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ErrorEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -970,10 +992,10 @@ public struct FileSearchRankingOptions: Codable, MemberwiseEquatable, Sendable, 
     /// At least 0, at most 1.
     public var scoreThreshold: Swift.Double
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FileSearchRankingOptions`.
     ///
@@ -986,6 +1008,8 @@ public struct FileSearchRankingOptions: Codable, MemberwiseEquatable, Sendable, 
     ) {
         self.ranker = ranker
         self.scoreThreshold = scoreThreshold
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FileSearchRankingOptions` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1028,10 +1052,10 @@ public struct ListAssistantsResponse: Codable, MemberwiseEquatable, Sendable, Sp
     public var lastID: Swift.String
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ListAssistantsResponse`.
     public init(
@@ -1046,6 +1070,8 @@ public struct ListAssistantsResponse: Codable, MemberwiseEquatable, Sendable, Sp
         self.firstID = firstID
         self.lastID = lastID
         self.hasMore = hasMore
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ListAssistantsResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1105,10 +1131,10 @@ public struct ListMessagesResponse: Codable, MemberwiseEquatable, Sendable, Spec
     public var lastID: Swift.String
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ListMessagesResponse`.
     public init(
@@ -1123,6 +1149,8 @@ public struct ListMessagesResponse: Codable, MemberwiseEquatable, Sendable, Spec
         self.firstID = firstID
         self.lastID = lastID
         self.hasMore = hasMore
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ListMessagesResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1182,10 +1210,10 @@ public struct ListRunStepsResponse: Codable, MemberwiseEquatable, Sendable, Spec
     public var lastID: Swift.String
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ListRunStepsResponse`.
     public init(
@@ -1200,6 +1228,8 @@ public struct ListRunStepsResponse: Codable, MemberwiseEquatable, Sendable, Spec
         self.firstID = firstID
         self.lastID = lastID
         self.hasMore = hasMore
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ListRunStepsResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1259,10 +1289,10 @@ public struct ListRunsResponse: Codable, MemberwiseEquatable, Sendable, SpecDevi
     public var lastID: Swift.String
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ListRunsResponse`.
     public init(
@@ -1277,6 +1307,8 @@ public struct ListRunsResponse: Codable, MemberwiseEquatable, Sendable, SpecDevi
         self.firstID = firstID
         self.lastID = lastID
         self.hasMore = hasMore
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ListRunsResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1334,14 +1366,16 @@ public struct ListRunsResponse: Codable, MemberwiseEquatable, Sendable, SpecDevi
 public struct MessageContentImageFileObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var imageFile: MessageContentImageFileObject.ImageFile
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `MessageContentImageFileObject`.
     public init(imageFile: MessageContentImageFileObject.ImageFile) {
         self.imageFile = imageFile
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `MessageContentImageFileObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1383,10 +1417,10 @@ public struct MessageContentImageFileObject: Codable, MemberwiseEquatable, Senda
         /// Default: `"auto"`.
         public var detail: FileInputDetail?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ImageFile`.
         ///
@@ -1399,6 +1433,8 @@ public struct MessageContentImageFileObject: Codable, MemberwiseEquatable, Senda
         ) {
             self.fileID = fileID
             self.detail = detail
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ImageFile` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1440,14 +1476,16 @@ public struct MessageContentImageFileObject: Codable, MemberwiseEquatable, Senda
 public struct MessageContentImageURLObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var imageURL: MessageContentImageURLObject.ImageURL
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `MessageContentImageURLObject`.
     public init(imageURL: MessageContentImageURLObject.ImageURL) {
         self.imageURL = imageURL
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `MessageContentImageURLObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1489,10 +1527,10 @@ public struct MessageContentImageURLObject: Codable, MemberwiseEquatable, Sendab
         /// Default: `"auto"`.
         public var detail: FileInputDetail?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ImageURL`.
         ///
@@ -1505,6 +1543,8 @@ public struct MessageContentImageURLObject: Codable, MemberwiseEquatable, Sendab
         ) {
             self.url = url
             self.detail = detail
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ImageURL` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1546,14 +1586,16 @@ public struct MessageContentImageURLObject: Codable, MemberwiseEquatable, Sendab
 public struct MessageContentRefusalObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var refusal: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `MessageContentRefusalObject`.
     public init(refusal: Swift.String) {
         self.refusal = refusal
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `MessageContentRefusalObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1599,10 +1641,10 @@ public struct MessageContentTextAnnotationsFileCitationObject: Codable, Memberwi
     /// At least 0.
     public var endIndex: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `MessageContentTextAnnotationsFileCitationObject`.
     ///
@@ -1621,6 +1663,8 @@ public struct MessageContentTextAnnotationsFileCitationObject: Codable, Memberwi
         self.fileCitation = fileCitation
         self.startIndex = startIndex
         self.endIndex = endIndex
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `MessageContentTextAnnotationsFileCitationObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1667,10 +1711,10 @@ public struct MessageContentTextAnnotationsFileCitationObject: Codable, Memberwi
         /// The ID of the specific File the citation is from.
         public var fileID: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `FileCitation`.
         ///
@@ -1678,6 +1722,8 @@ public struct MessageContentTextAnnotationsFileCitationObject: Codable, Memberwi
         ///   - fileID: The ID of the specific File the citation is from.
         public init(fileID: Swift.String) {
             self.fileID = fileID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `FileCitation` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1722,10 +1768,10 @@ public struct MessageContentTextAnnotationsFilePathObject: Codable, MemberwiseEq
     /// At least 0.
     public var endIndex: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `MessageContentTextAnnotationsFilePathObject`.
     ///
@@ -1744,6 +1790,8 @@ public struct MessageContentTextAnnotationsFilePathObject: Codable, MemberwiseEq
         self.filePath = filePath
         self.startIndex = startIndex
         self.endIndex = endIndex
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `MessageContentTextAnnotationsFilePathObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1790,10 +1838,10 @@ public struct MessageContentTextAnnotationsFilePathObject: Codable, MemberwiseEq
         /// The ID of the file that was generated.
         public var fileID: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `FilePath`.
         ///
@@ -1801,6 +1849,8 @@ public struct MessageContentTextAnnotationsFilePathObject: Codable, MemberwiseEq
         ///   - fileID: The ID of the file that was generated.
         public init(fileID: Swift.String) {
             self.fileID = fileID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `FilePath` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1839,14 +1889,16 @@ public struct MessageContentTextAnnotationsFilePathObject: Codable, MemberwiseEq
 public struct MessageContentTextObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var text: MessageContentTextObject.Text
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `MessageContentTextObject`.
     public init(text: MessageContentTextObject.Text) {
         self.text = text
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `MessageContentTextObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1885,10 +1937,10 @@ public struct MessageContentTextObject: Codable, MemberwiseEquatable, Sendable, 
         public var value: Swift.String
         public var annotations: [MessageContentTextObject.Text.Annotation]
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Text`.
         ///
@@ -1901,6 +1953,8 @@ public struct MessageContentTextObject: Codable, MemberwiseEquatable, Sendable, 
         ) {
             self.value = value
             self.annotations = annotations
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Text` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1991,10 +2045,10 @@ public struct MessageDeltaContentImageFileObject: Codable, MemberwiseEquatable, 
     public var index: Swift.Int
     public var imageFile: MessageDeltaContentImageFileObject.ImageFile?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `MessageDeltaContentImageFileObject`.
     ///
@@ -2007,6 +2061,8 @@ public struct MessageDeltaContentImageFileObject: Codable, MemberwiseEquatable, 
     ) {
         self.index = index
         self.imageFile = imageFile
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `MessageDeltaContentImageFileObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2051,10 +2107,10 @@ public struct MessageDeltaContentImageFileObject: Codable, MemberwiseEquatable, 
         /// Default: `"auto"`.
         public var detail: FileInputDetail?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ImageFile`.
         ///
@@ -2067,6 +2123,8 @@ public struct MessageDeltaContentImageFileObject: Codable, MemberwiseEquatable, 
         ) {
             self.fileID = fileID
             self.detail = detail
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ImageFile` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2110,10 +2168,10 @@ public struct MessageDeltaContentImageURLObject: Codable, MemberwiseEquatable, S
     public var index: Swift.Int
     public var imageURL: MessageDeltaContentImageURLObject.ImageURL?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `MessageDeltaContentImageURLObject`.
     ///
@@ -2126,6 +2184,8 @@ public struct MessageDeltaContentImageURLObject: Codable, MemberwiseEquatable, S
     ) {
         self.index = index
         self.imageURL = imageURL
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `MessageDeltaContentImageURLObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2170,10 +2230,10 @@ public struct MessageDeltaContentImageURLObject: Codable, MemberwiseEquatable, S
         /// Default: `"auto"`.
         public var detail: FileInputDetail?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ImageURL`.
         ///
@@ -2186,6 +2246,8 @@ public struct MessageDeltaContentImageURLObject: Codable, MemberwiseEquatable, S
         ) {
             self.url = url
             self.detail = detail
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ImageURL` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2229,10 +2291,10 @@ public struct MessageDeltaContentRefusalObject: Codable, MemberwiseEquatable, Se
     public var index: Swift.Int
     public var refusal: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `MessageDeltaContentRefusalObject`.
     ///
@@ -2245,6 +2307,8 @@ public struct MessageDeltaContentRefusalObject: Codable, MemberwiseEquatable, Se
     ) {
         self.index = index
         self.refusal = refusal
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `MessageDeltaContentRefusalObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2295,10 +2359,10 @@ public struct MessageDeltaContentTextAnnotationsFileCitationObject: Codable, Mem
     /// At least 0.
     public var endIndex: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `MessageDeltaContentTextAnnotationsFileCitationObject`.
     ///
@@ -2320,6 +2384,8 @@ public struct MessageDeltaContentTextAnnotationsFileCitationObject: Codable, Mem
         self.fileCitation = fileCitation
         self.startIndex = startIndex
         self.endIndex = endIndex
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `MessageDeltaContentTextAnnotationsFileCitationObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2371,10 +2437,10 @@ public struct MessageDeltaContentTextAnnotationsFileCitationObject: Codable, Mem
         /// The specific quote in the file.
         public var quote: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `FileCitation`.
         ///
@@ -2387,6 +2453,8 @@ public struct MessageDeltaContentTextAnnotationsFileCitationObject: Codable, Mem
         ) {
             self.fileID = fileID
             self.quote = quote
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `FileCitation` from its JSON object under the decoder's ``DecodingMode``; members it does

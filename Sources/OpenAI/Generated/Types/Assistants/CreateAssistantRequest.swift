@@ -62,10 +62,10 @@ public struct CreateAssistantRequest: Codable, MemberwiseEquatable, Sendable, Sp
     /// **Important:** when using JSON mode, you **must** also instruct the model to produce JSON yourself via a system or user message. Without this, the model may generate an unending stream of whitespace until the generation reaches the token limit, resulting in a long-running and seemingly "stuck" request. Also note that the message content may be partially cut off if `finish_reason="length"`, which indicates the generation exceeded `max_tokens` or the conversation exceeded the max context length.
     public var responseFormat: AssistantsAPIResponseFormatOption?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateAssistantRequest`.
     ///
@@ -105,6 +105,8 @@ public struct CreateAssistantRequest: Codable, MemberwiseEquatable, Sendable, Sp
         self.temperature = temperature
         self.topP = topP
         self.responseFormat = responseFormat
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateAssistantRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -364,10 +366,10 @@ public struct CreateAssistantRequest: Codable, MemberwiseEquatable, Sendable, Sp
         public var codeInterpreter: CreateAssistantRequest.ToolResources.CodeInterpreter?
         public var fileSearch: CreateAssistantRequest.ToolResources.FileSearch?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ToolResources`.
         public init(
@@ -376,6 +378,8 @@ public struct CreateAssistantRequest: Codable, MemberwiseEquatable, Sendable, Sp
         ) {
             self.codeInterpreter = codeInterpreter
             self.fileSearch = fileSearch
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ToolResources` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -416,10 +420,10 @@ public struct CreateAssistantRequest: Codable, MemberwiseEquatable, Sendable, Sp
             /// At most 20 items.
             public var fileIDs: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `CodeInterpreter`.
             ///
@@ -427,6 +431,8 @@ public struct CreateAssistantRequest: Codable, MemberwiseEquatable, Sendable, Sp
             ///   - fileIDs: A list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter` tool. At most 20 items.
             public init(fileIDs: [Swift.String]? = nil) {
                 self.fileIDs = fileIDs
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `CodeInterpreter` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -469,10 +475,10 @@ public struct CreateAssistantRequest: Codable, MemberwiseEquatable, Sendable, Sp
             /// At most 1 item.
             public var vectorStores: [CreateAssistantRequest.ToolResources.FileSearch.VectorStore]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `FileSearch`.
             ///
@@ -485,6 +491,8 @@ public struct CreateAssistantRequest: Codable, MemberwiseEquatable, Sendable, Sp
             ) {
                 self.vectorStoreIDs = vectorStoreIDs
                 self.vectorStores = vectorStores
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `FileSearch` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -534,10 +542,10 @@ public struct CreateAssistantRequest: Codable, MemberwiseEquatable, Sendable, Sp
                 /// with a maximum length of 512 characters.
                 public var metadata: Metadata?
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-                public private(set) var specDeviations = SpecDeviations()
+                public let specDeviations: SpecDeviations
                 /// The members of the JSON object that the schema does not declare, in the order received;
                 /// encoded after the declared ones (one named like a declared member replaces its value).
-                public var undeclaredMembers = JSONObject()
+                public var undeclaredMembers: JSONObject
 
                 /// Creates a new `VectorStore`.
                 ///
@@ -553,6 +561,8 @@ public struct CreateAssistantRequest: Codable, MemberwiseEquatable, Sendable, Sp
                     self.fileIDs = fileIDs
                     self.chunkingStrategy = chunkingStrategy
                     self.metadata = metadata
+                    self.specDeviations = SpecDeviations()
+                    self.undeclaredMembers = JSONObject()
                 }
 
                 /// Decodes `VectorStore` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -21,10 +21,10 @@ public struct CreateMessageRequest: Codable, MemberwiseEquatable, Sendable, Spec
     /// with a maximum length of 512 characters.
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateMessageRequest`.
     ///
@@ -43,6 +43,8 @@ public struct CreateMessageRequest: Codable, MemberwiseEquatable, Sendable, Spec
         self.content = content
         self.attachments = attachments
         self.metadata = metadata
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateMessageRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -218,10 +220,10 @@ public struct CreateMessageRequest: Codable, MemberwiseEquatable, Sendable, Spec
         /// The tools to add this file to.
         public var tools: [CreateMessageRequest.Attachment.Tool]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Attachment`.
         ///
@@ -234,6 +236,8 @@ public struct CreateMessageRequest: Codable, MemberwiseEquatable, Sendable, Spec
         ) {
             self.fileID = fileID
             self.tools = tools
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Attachment` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -21,10 +21,10 @@ public struct CreateThreadRequest: Codable, MemberwiseEquatable, Sendable, SpecD
     /// with a maximum length of 512 characters.
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateThreadRequest`.
     ///
@@ -40,6 +40,8 @@ public struct CreateThreadRequest: Codable, MemberwiseEquatable, Sendable, SpecD
         self.messages = messages
         self.toolResources = toolResources
         self.metadata = metadata
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateThreadRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -83,10 +85,10 @@ public struct CreateThreadRequest: Codable, MemberwiseEquatable, Sendable, SpecD
         public var codeInterpreter: CreateThreadRequest.ToolResources.CodeInterpreter?
         public var fileSearch: CreateThreadRequest.ToolResources.FileSearch?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ToolResources`.
         public init(
@@ -95,6 +97,8 @@ public struct CreateThreadRequest: Codable, MemberwiseEquatable, Sendable, SpecD
         ) {
             self.codeInterpreter = codeInterpreter
             self.fileSearch = fileSearch
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ToolResources` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -135,10 +139,10 @@ public struct CreateThreadRequest: Codable, MemberwiseEquatable, Sendable, SpecD
             /// At most 20 items.
             public var fileIDs: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `CodeInterpreter`.
             ///
@@ -146,6 +150,8 @@ public struct CreateThreadRequest: Codable, MemberwiseEquatable, Sendable, SpecD
             ///   - fileIDs: A list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter` tool. At most 20 items.
             public init(fileIDs: [Swift.String]? = nil) {
                 self.fileIDs = fileIDs
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `CodeInterpreter` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -188,10 +194,10 @@ public struct CreateThreadRequest: Codable, MemberwiseEquatable, Sendable, SpecD
             /// At most 1 item.
             public var vectorStores: [CreateThreadRequest.ToolResources.FileSearch.VectorStore]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `FileSearch`.
             ///
@@ -204,6 +210,8 @@ public struct CreateThreadRequest: Codable, MemberwiseEquatable, Sendable, SpecD
             ) {
                 self.vectorStoreIDs = vectorStoreIDs
                 self.vectorStores = vectorStores
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `FileSearch` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -253,10 +261,10 @@ public struct CreateThreadRequest: Codable, MemberwiseEquatable, Sendable, SpecD
                 /// with a maximum length of 512 characters.
                 public var metadata: Metadata?
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-                public private(set) var specDeviations = SpecDeviations()
+                public let specDeviations: SpecDeviations
                 /// The members of the JSON object that the schema does not declare, in the order received;
                 /// encoded after the declared ones (one named like a declared member replaces its value).
-                public var undeclaredMembers = JSONObject()
+                public var undeclaredMembers: JSONObject
 
                 /// Creates a new `VectorStore`.
                 ///
@@ -272,6 +280,8 @@ public struct CreateThreadRequest: Codable, MemberwiseEquatable, Sendable, SpecD
                     self.fileIDs = fileIDs
                     self.chunkingStrategy = chunkingStrategy
                     self.metadata = metadata
+                    self.specDeviations = SpecDeviations()
+                    self.undeclaredMembers = JSONObject()
                 }
 
                 /// Decodes `VectorStore` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -40,10 +40,10 @@ public struct MessageObject: Codable, MemberwiseEquatable, Sendable, SpecDeviati
     /// with a maximum length of 512 characters.
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `MessageObject`.
     ///
@@ -89,6 +89,8 @@ public struct MessageObject: Codable, MemberwiseEquatable, Sendable, SpecDeviati
         self.runID = runID
         self.attachments = attachments
         self.metadata = metadata
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `MessageObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -164,10 +166,10 @@ public struct MessageObject: Codable, MemberwiseEquatable, Sendable, SpecDeviati
         /// The reason the message is incomplete.
         public var reason: MessageObject.IncompleteDetails.Reason
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `IncompleteDetails`.
         ///
@@ -175,6 +177,8 @@ public struct MessageObject: Codable, MemberwiseEquatable, Sendable, SpecDeviati
         ///   - reason: The reason the message is incomplete.
         public init(reason: MessageObject.IncompleteDetails.Reason) {
             self.reason = reason
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `IncompleteDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -319,10 +323,10 @@ public struct MessageObject: Codable, MemberwiseEquatable, Sendable, SpecDeviati
         /// The tools to add this file to.
         public var tools: [MessageObject.Attachment.Tool]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Attachment`.
         ///
@@ -335,6 +339,8 @@ public struct MessageObject: Codable, MemberwiseEquatable, Sendable, SpecDeviati
         ) {
             self.fileID = fileID
             self.tools = tools
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Attachment` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -75,10 +75,10 @@ public indirect enum MessageStreamEvent: Codable, MemberwiseEquatable, Sendable,
         /// Represents a message within a [thread](https://platform.openai.com/docs/api-reference/threads).
         public var data: MessageObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ThreadMessageCreated`.
         ///
@@ -86,6 +86,8 @@ public indirect enum MessageStreamEvent: Codable, MemberwiseEquatable, Sendable,
         ///   - data: Represents a message within a [thread](https://platform.openai.com/docs/api-reference/threads).
         public init(data: MessageObject) {
             self.data = data
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ThreadMessageCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -126,10 +128,10 @@ public indirect enum MessageStreamEvent: Codable, MemberwiseEquatable, Sendable,
         /// Represents a message within a [thread](https://platform.openai.com/docs/api-reference/threads).
         public var data: MessageObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ThreadMessageInProgress`.
         ///
@@ -137,6 +139,8 @@ public indirect enum MessageStreamEvent: Codable, MemberwiseEquatable, Sendable,
         ///   - data: Represents a message within a [thread](https://platform.openai.com/docs/api-reference/threads).
         public init(data: MessageObject) {
             self.data = data
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ThreadMessageInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -177,10 +181,10 @@ public indirect enum MessageStreamEvent: Codable, MemberwiseEquatable, Sendable,
         /// Represents a message delta i.e. any changed fields on a message during streaming.
         public var data: MessageDeltaObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ThreadMessageDelta`.
         ///
@@ -188,6 +192,8 @@ public indirect enum MessageStreamEvent: Codable, MemberwiseEquatable, Sendable,
         ///   - data: Represents a message delta i.e. any changed fields on a message during streaming.
         public init(data: MessageDeltaObject) {
             self.data = data
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ThreadMessageDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -228,10 +234,10 @@ public indirect enum MessageStreamEvent: Codable, MemberwiseEquatable, Sendable,
         /// Represents a message within a [thread](https://platform.openai.com/docs/api-reference/threads).
         public var data: MessageObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ThreadMessageCompleted`.
         ///
@@ -239,6 +245,8 @@ public indirect enum MessageStreamEvent: Codable, MemberwiseEquatable, Sendable,
         ///   - data: Represents a message within a [thread](https://platform.openai.com/docs/api-reference/threads).
         public init(data: MessageObject) {
             self.data = data
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ThreadMessageCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -279,10 +287,10 @@ public indirect enum MessageStreamEvent: Codable, MemberwiseEquatable, Sendable,
         /// Represents a message within a [thread](https://platform.openai.com/docs/api-reference/threads).
         public var data: MessageObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ThreadMessageIncomplete`.
         ///
@@ -290,6 +298,8 @@ public indirect enum MessageStreamEvent: Codable, MemberwiseEquatable, Sendable,
         ///   - data: Represents a message within a [thread](https://platform.openai.com/docs/api-reference/threads).
         public init(data: MessageObject) {
             self.data = data
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ThreadMessageIncomplete` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -62,10 +62,10 @@ public struct ModifyAssistantRequest: Codable, MemberwiseEquatable, Sendable, Sp
     /// **Important:** when using JSON mode, you **must** also instruct the model to produce JSON yourself via a system or user message. Without this, the model may generate an unending stream of whitespace until the generation reaches the token limit, resulting in a long-running and seemingly "stuck" request. Also note that the message content may be partially cut off if `finish_reason="length"`, which indicates the generation exceeded `max_tokens` or the conversation exceeded the max context length.
     public var responseFormat: AssistantsAPIResponseFormatOption?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ModifyAssistantRequest`.
     ///
@@ -105,6 +105,8 @@ public struct ModifyAssistantRequest: Codable, MemberwiseEquatable, Sendable, Sp
         self.temperature = temperature
         self.topP = topP
         self.responseFormat = responseFormat
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ModifyAssistantRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -364,10 +366,10 @@ public struct ModifyAssistantRequest: Codable, MemberwiseEquatable, Sendable, Sp
         public var codeInterpreter: ModifyAssistantRequest.ToolResources.CodeInterpreter?
         public var fileSearch: ModifyAssistantRequest.ToolResources.FileSearch?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ToolResources`.
         public init(
@@ -376,6 +378,8 @@ public struct ModifyAssistantRequest: Codable, MemberwiseEquatable, Sendable, Sp
         ) {
             self.codeInterpreter = codeInterpreter
             self.fileSearch = fileSearch
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ToolResources` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -416,10 +420,10 @@ public struct ModifyAssistantRequest: Codable, MemberwiseEquatable, Sendable, Sp
             /// At most 20 items.
             public var fileIDs: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `CodeInterpreter`.
             ///
@@ -427,6 +431,8 @@ public struct ModifyAssistantRequest: Codable, MemberwiseEquatable, Sendable, Sp
             ///   - fileIDs: Overrides the list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter` tool. At most 20 items.
             public init(fileIDs: [Swift.String]? = nil) {
                 self.fileIDs = fileIDs
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `CodeInterpreter` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -465,10 +471,10 @@ public struct ModifyAssistantRequest: Codable, MemberwiseEquatable, Sendable, Sp
             /// At most 1 item.
             public var vectorStoreIDs: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `FileSearch`.
             ///
@@ -476,6 +482,8 @@ public struct ModifyAssistantRequest: Codable, MemberwiseEquatable, Sendable, Sp
             ///   - vectorStoreIDs: Overrides the [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this assistant. At most 1 item.
             public init(vectorStoreIDs: [Swift.String]? = nil) {
                 self.vectorStoreIDs = vectorStoreIDs
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `FileSearch` from its JSON object under the decoder's ``DecodingMode``; members it does

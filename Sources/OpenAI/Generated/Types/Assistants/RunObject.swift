@@ -84,10 +84,10 @@ public struct RunObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationRe
     /// **Important:** when using JSON mode, you **must** also instruct the model to produce JSON yourself via a system or user message. Without this, the model may generate an unending stream of whitespace until the generation reaches the token limit, resulting in a long-running and seemingly "stuck" request. Also note that the message content may be partially cut off if `finish_reason="length"`, which indicates the generation exceeded `max_tokens` or the conversation exceeded the max context length.
     public var responseFormat: AssistantsAPIResponseFormatOption?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RunObject`.
     ///
@@ -172,6 +172,8 @@ public struct RunObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationRe
         self.toolChoice = toolChoice
         self.parallelToolCalls = parallelToolCalls
         self.responseFormat = responseFormat
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RunObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -326,10 +328,10 @@ public struct RunObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationRe
         /// Details on the tool outputs needed for this run to continue.
         public var submitToolOutputs: RunObject.RequiredAction.SubmitToolOutputs
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `RequiredAction`.
         ///
@@ -337,6 +339,8 @@ public struct RunObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationRe
         ///   - submitToolOutputs: Details on the tool outputs needed for this run to continue.
         public init(submitToolOutputs: RunObject.RequiredAction.SubmitToolOutputs) {
             self.submitToolOutputs = submitToolOutputs
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `RequiredAction` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -376,10 +380,10 @@ public struct RunObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationRe
             /// A list of the relevant tool calls.
             public var toolCalls: [RunToolCallObject]
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `SubmitToolOutputs`.
             ///
@@ -387,6 +391,8 @@ public struct RunObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationRe
             ///   - toolCalls: A list of the relevant tool calls.
             public init(toolCalls: [RunToolCallObject]) {
                 self.toolCalls = toolCalls
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `SubmitToolOutputs` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -428,10 +434,10 @@ public struct RunObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationRe
         /// A human-readable description of the error.
         public var message: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `LastError`.
         ///
@@ -444,6 +450,8 @@ public struct RunObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationRe
         ) {
             self.code = code
             self.message = message
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `LastError` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -507,10 +515,10 @@ public struct RunObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationRe
         /// The reason why the run is incomplete. This will point to which specific token limit was reached over the course of the run.
         public var reason: RunObject.IncompleteDetails.Reason?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `IncompleteDetails`.
         ///
@@ -518,6 +526,8 @@ public struct RunObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationRe
         ///   - reason: The reason why the run is incomplete.
         public init(reason: RunObject.IncompleteDetails.Reason? = nil) {
             self.reason = reason
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `IncompleteDetails` from its JSON object under the decoder's ``DecodingMode``; members it does

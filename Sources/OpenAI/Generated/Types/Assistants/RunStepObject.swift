@@ -44,10 +44,10 @@ public struct RunStepObject: Codable, MemberwiseEquatable, Sendable, SpecDeviati
     /// Usage statistics related to the run step. This value will be `null` while the run step's status is `in_progress`.
     public var usage: RunStepCompletionUsage?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RunStepObject`.
     ///
@@ -99,6 +99,8 @@ public struct RunStepObject: Codable, MemberwiseEquatable, Sendable, SpecDeviati
         self.completedAt = completedAt
         self.metadata = metadata
         self.usage = usage
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RunStepObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -278,10 +280,10 @@ public struct RunStepObject: Codable, MemberwiseEquatable, Sendable, SpecDeviati
         /// A human-readable description of the error.
         public var message: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `LastError`.
         ///
@@ -294,6 +296,8 @@ public struct RunStepObject: Codable, MemberwiseEquatable, Sendable, SpecDeviati
         ) {
             self.code = code
             self.message = message
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `LastError` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -87,10 +87,10 @@ public indirect enum RunStepStreamEvent: Codable, MemberwiseEquatable, Sendable,
         /// Represents a step in execution of a run.
         public var data: RunStepObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ThreadRunStepCreated`.
         ///
@@ -98,6 +98,8 @@ public indirect enum RunStepStreamEvent: Codable, MemberwiseEquatable, Sendable,
         ///   - data: Represents a step in execution of a run.
         public init(data: RunStepObject) {
             self.data = data
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ThreadRunStepCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -138,10 +140,10 @@ public indirect enum RunStepStreamEvent: Codable, MemberwiseEquatable, Sendable,
         /// Represents a step in execution of a run.
         public var data: RunStepObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ThreadRunStepInProgress`.
         ///
@@ -149,6 +151,8 @@ public indirect enum RunStepStreamEvent: Codable, MemberwiseEquatable, Sendable,
         ///   - data: Represents a step in execution of a run.
         public init(data: RunStepObject) {
             self.data = data
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ThreadRunStepInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -189,10 +193,10 @@ public indirect enum RunStepStreamEvent: Codable, MemberwiseEquatable, Sendable,
         /// Represents a run step delta i.e. any changed fields on a run step during streaming.
         public var data: RunStepDeltaObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ThreadRunStepDelta`.
         ///
@@ -200,6 +204,8 @@ public indirect enum RunStepStreamEvent: Codable, MemberwiseEquatable, Sendable,
         ///   - data: Represents a run step delta i.e. any changed fields on a run step during streaming.
         public init(data: RunStepDeltaObject) {
             self.data = data
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ThreadRunStepDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -240,10 +246,10 @@ public indirect enum RunStepStreamEvent: Codable, MemberwiseEquatable, Sendable,
         /// Represents a step in execution of a run.
         public var data: RunStepObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ThreadRunStepCompleted`.
         ///
@@ -251,6 +257,8 @@ public indirect enum RunStepStreamEvent: Codable, MemberwiseEquatable, Sendable,
         ///   - data: Represents a step in execution of a run.
         public init(data: RunStepObject) {
             self.data = data
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ThreadRunStepCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -291,10 +299,10 @@ public indirect enum RunStepStreamEvent: Codable, MemberwiseEquatable, Sendable,
         /// Represents a step in execution of a run.
         public var data: RunStepObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ThreadRunStepFailed`.
         ///
@@ -302,6 +310,8 @@ public indirect enum RunStepStreamEvent: Codable, MemberwiseEquatable, Sendable,
         ///   - data: Represents a step in execution of a run.
         public init(data: RunStepObject) {
             self.data = data
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ThreadRunStepFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -342,10 +352,10 @@ public indirect enum RunStepStreamEvent: Codable, MemberwiseEquatable, Sendable,
         /// Represents a step in execution of a run.
         public var data: RunStepObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ThreadRunStepCancelled`.
         ///
@@ -353,6 +363,8 @@ public indirect enum RunStepStreamEvent: Codable, MemberwiseEquatable, Sendable,
         ///   - data: Represents a step in execution of a run.
         public init(data: RunStepObject) {
             self.data = data
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ThreadRunStepCancelled` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -393,10 +405,10 @@ public indirect enum RunStepStreamEvent: Codable, MemberwiseEquatable, Sendable,
         /// Represents a step in execution of a run.
         public var data: RunStepObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ThreadRunStepExpired`.
         ///
@@ -404,6 +416,8 @@ public indirect enum RunStepStreamEvent: Codable, MemberwiseEquatable, Sendable,
         ///   - data: Represents a step in execution of a run.
         public init(data: RunStepObject) {
             self.data = data
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ThreadRunStepExpired` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -105,10 +105,10 @@ public indirect enum RunStreamEvent: Codable, MemberwiseEquatable, Sendable, Unk
         /// Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public var data: RunObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ThreadRunCreated`.
         ///
@@ -116,6 +116,8 @@ public indirect enum RunStreamEvent: Codable, MemberwiseEquatable, Sendable, Unk
         ///   - data: Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public init(data: RunObject) {
             self.data = data
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ThreadRunCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -156,10 +158,10 @@ public indirect enum RunStreamEvent: Codable, MemberwiseEquatable, Sendable, Unk
         /// Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public var data: RunObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ThreadRunQueued`.
         ///
@@ -167,6 +169,8 @@ public indirect enum RunStreamEvent: Codable, MemberwiseEquatable, Sendable, Unk
         ///   - data: Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public init(data: RunObject) {
             self.data = data
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ThreadRunQueued` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -207,10 +211,10 @@ public indirect enum RunStreamEvent: Codable, MemberwiseEquatable, Sendable, Unk
         /// Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public var data: RunObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ThreadRunInProgress`.
         ///
@@ -218,6 +222,8 @@ public indirect enum RunStreamEvent: Codable, MemberwiseEquatable, Sendable, Unk
         ///   - data: Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public init(data: RunObject) {
             self.data = data
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ThreadRunInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -258,10 +264,10 @@ public indirect enum RunStreamEvent: Codable, MemberwiseEquatable, Sendable, Unk
         /// Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public var data: RunObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ThreadRunRequiresAction`.
         ///
@@ -269,6 +275,8 @@ public indirect enum RunStreamEvent: Codable, MemberwiseEquatable, Sendable, Unk
         ///   - data: Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public init(data: RunObject) {
             self.data = data
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ThreadRunRequiresAction` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -309,10 +317,10 @@ public indirect enum RunStreamEvent: Codable, MemberwiseEquatable, Sendable, Unk
         /// Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public var data: RunObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ThreadRunCompleted`.
         ///
@@ -320,6 +328,8 @@ public indirect enum RunStreamEvent: Codable, MemberwiseEquatable, Sendable, Unk
         ///   - data: Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public init(data: RunObject) {
             self.data = data
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ThreadRunCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -360,10 +370,10 @@ public indirect enum RunStreamEvent: Codable, MemberwiseEquatable, Sendable, Unk
         /// Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public var data: RunObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ThreadRunIncomplete`.
         ///
@@ -371,6 +381,8 @@ public indirect enum RunStreamEvent: Codable, MemberwiseEquatable, Sendable, Unk
         ///   - data: Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public init(data: RunObject) {
             self.data = data
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ThreadRunIncomplete` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -411,10 +423,10 @@ public indirect enum RunStreamEvent: Codable, MemberwiseEquatable, Sendable, Unk
         /// Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public var data: RunObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ThreadRunFailed`.
         ///
@@ -422,6 +434,8 @@ public indirect enum RunStreamEvent: Codable, MemberwiseEquatable, Sendable, Unk
         ///   - data: Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public init(data: RunObject) {
             self.data = data
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ThreadRunFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -462,10 +476,10 @@ public indirect enum RunStreamEvent: Codable, MemberwiseEquatable, Sendable, Unk
         /// Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public var data: RunObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ThreadRunCancelling`.
         ///
@@ -473,6 +487,8 @@ public indirect enum RunStreamEvent: Codable, MemberwiseEquatable, Sendable, Unk
         ///   - data: Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public init(data: RunObject) {
             self.data = data
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ThreadRunCancelling` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -513,10 +529,10 @@ public indirect enum RunStreamEvent: Codable, MemberwiseEquatable, Sendable, Unk
         /// Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public var data: RunObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ThreadRunCancelled`.
         ///
@@ -524,6 +540,8 @@ public indirect enum RunStreamEvent: Codable, MemberwiseEquatable, Sendable, Unk
         ///   - data: Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public init(data: RunObject) {
             self.data = data
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ThreadRunCancelled` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -564,10 +582,10 @@ public indirect enum RunStreamEvent: Codable, MemberwiseEquatable, Sendable, Unk
         /// Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public var data: RunObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ThreadRunExpired`.
         ///
@@ -575,6 +593,8 @@ public indirect enum RunStreamEvent: Codable, MemberwiseEquatable, Sendable, Unk
         ///   - data: Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public init(data: RunObject) {
             self.data = data
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ThreadRunExpired` from its JSON object under the decoder's ``DecodingMode``; members it does

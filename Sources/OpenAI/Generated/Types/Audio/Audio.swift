@@ -62,10 +62,10 @@ public struct CreateSpeechRequest: Codable, MemberwiseEquatable, Sendable, SpecD
     /// Default: `"audio"`.
     public var streamFormat: CreateSpeechRequest.StreamFormat?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateSpeechRequest`.
     ///
@@ -93,6 +93,8 @@ public struct CreateSpeechRequest: Codable, MemberwiseEquatable, Sendable, SpecD
         self.responseFormat = responseFormat
         self.speed = speed
         self.streamFormat = streamFormat
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateSpeechRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -320,10 +322,10 @@ public struct CreateTranscriptionRequest: Codable, MemberwiseEquatable, Sendable
     /// At most 4 items.
     public var knownSpeakerReferences: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateTranscriptionRequest`.
     ///
@@ -372,6 +374,8 @@ public struct CreateTranscriptionRequest: Codable, MemberwiseEquatable, Sendable
         self.chunkingStrategy = chunkingStrategy
         self.knownSpeakerNames = knownSpeakerNames
         self.knownSpeakerReferences = knownSpeakerReferences
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateTranscriptionRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -572,10 +576,10 @@ public struct CreateTranscriptionResponseDiarizedJSON: Codable, MemberwiseEquata
     /// Token or duration usage statistics for the request.
     public var usage: CreateTranscriptionResponseDiarizedJSON.Usage?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateTranscriptionResponseDiarizedJSON`.
     ///
@@ -594,6 +598,8 @@ public struct CreateTranscriptionResponseDiarizedJSON: Codable, MemberwiseEquata
         self.text = text
         self.segments = segments
         self.usage = usage
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateTranscriptionResponseDiarizedJSON` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -698,10 +704,10 @@ public struct CreateTranscriptionResponseJSON: Codable, MemberwiseEquatable, Sen
     /// Token usage statistics for the request.
     public var usage: CreateTranscriptionResponseJSON.Usage?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateTranscriptionResponseJSON`.
     ///
@@ -720,6 +726,8 @@ public struct CreateTranscriptionResponseJSON: Codable, MemberwiseEquatable, Sen
         self.languages = languages
         self.logprobs = logprobs
         self.usage = usage
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateTranscriptionResponseJSON` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -768,10 +776,10 @@ public struct CreateTranscriptionResponseJSON: Codable, MemberwiseEquatable, Sen
         /// The bytes of the token.
         public var bytes: [Swift.Double]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Logprob`.
         ///
@@ -787,6 +795,8 @@ public struct CreateTranscriptionResponseJSON: Codable, MemberwiseEquatable, Sen
             self.token = token
             self.logprob = logprob
             self.bytes = bytes
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Logprob` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -944,10 +954,10 @@ public struct CreateTranscriptionResponseVerboseJSON: Codable, MemberwiseEquatab
     /// Usage statistics for models billed by audio input duration.
     public var usage: TranscriptTextUsageDuration?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateTranscriptionResponseVerboseJSON`.
     ///
@@ -972,6 +982,8 @@ public struct CreateTranscriptionResponseVerboseJSON: Codable, MemberwiseEquatab
         self.words = words
         self.segments = segments
         self.usage = usage
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateTranscriptionResponseVerboseJSON` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1037,10 +1049,10 @@ public struct CreateTranslationRequest: Codable, MemberwiseEquatable, Sendable, 
     /// Default: `0`.
     public var temperature: Swift.Double?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateTranslationRequest`.
     ///
@@ -1062,6 +1074,8 @@ public struct CreateTranslationRequest: Codable, MemberwiseEquatable, Sendable, 
         self.prompt = prompt
         self.responseFormat = responseFormat
         self.temperature = temperature
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateTranslationRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1161,14 +1175,16 @@ public struct CreateTranslationRequest: Codable, MemberwiseEquatable, Sendable, 
 public struct CreateTranslationResponseJSON: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateTranslationResponseJSON`.
     public init(text: Swift.String) {
         self.text = text
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateTranslationResponseJSON` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1211,10 +1227,10 @@ public struct CreateTranslationResponseVerboseJSON: Codable, MemberwiseEquatable
     /// Segments of the translated text and their corresponding details.
     public var segments: [TranscriptionSegment]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateTranslationResponseVerboseJSON`.
     ///
@@ -1233,6 +1249,8 @@ public struct CreateTranslationResponseVerboseJSON: Codable, MemberwiseEquatable
         self.duration = duration
         self.text = text
         self.segments = segments
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateTranslationResponseVerboseJSON` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1287,10 +1305,10 @@ public struct CreateVoiceConsentRequest: Codable, MemberwiseEquatable, Sendable,
     /// The BCP 47 language tag for the consent phrase (for example, `en-US`).
     public var language: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateVoiceConsentRequest`.
     ///
@@ -1306,6 +1324,8 @@ public struct CreateVoiceConsentRequest: Codable, MemberwiseEquatable, Sendable,
         self.name = name
         self.recording = recording
         self.language = language
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateVoiceConsentRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1363,10 +1383,10 @@ public struct CreateVoiceRequest: Codable, MemberwiseEquatable, Sendable, SpecDe
     /// The consent recording ID (for example, `cons_1234`).
     public var consent: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateVoiceRequest`.
     ///
@@ -1382,6 +1402,8 @@ public struct CreateVoiceRequest: Codable, MemberwiseEquatable, Sendable, SpecDe
         self.name = name
         self.audioSample = audioSample
         self.consent = consent
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateVoiceRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1436,10 +1458,10 @@ public struct LogProbProperties: Codable, MemberwiseEquatable, Sendable, SpecDev
     /// The bytes that were used to generate the log probability.
     public var bytes: [Swift.Int]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `LogProbProperties`.
     ///
@@ -1455,6 +1477,8 @@ public struct LogProbProperties: Codable, MemberwiseEquatable, Sendable, SpecDev
         self.token = token
         self.logprob = logprob
         self.bytes = bytes
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `LogProbProperties` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1520,10 +1544,10 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionComp
     /// Usage statistics for the transcription.
     public var usage: RealtimeBetaServerEventConversationItemInputAudioTranscriptionCompleted.Usage
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaServerEventConversationItemInputAudioTranscriptionCompleted`.
     ///
@@ -1551,6 +1575,8 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionComp
         self.languages = languages
         self.logprobs = logprobs
         self.usage = usage
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaServerEventConversationItemInputAudioTranscriptionCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1666,10 +1692,10 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionDelt
     /// The log probabilities of the transcription.
     public var logprobs: [LogProbProperties]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaServerEventConversationItemInputAudioTranscriptionDelta`.
     ///
@@ -1691,6 +1717,8 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionDelt
         self.contentIndex = contentIndex
         self.delta = delta
         self.logprobs = logprobs
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaServerEventConversationItemInputAudioTranscriptionDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1764,10 +1792,10 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionComplete
     /// Usage statistics for the transcription, this is billed according to the ASR model's pricing rather than the realtime model's pricing.
     public var usage: RealtimeServerEventConversationItemInputAudioTranscriptionCompleted.Usage
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventConversationItemInputAudioTranscriptionCompleted`.
     ///
@@ -1795,6 +1823,8 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionComplete
         self.languages = languages
         self.logprobs = logprobs
         self.usage = usage
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventConversationItemInputAudioTranscriptionCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1902,10 +1932,10 @@ public struct SpeechAudioDeltaEvent: Codable, MemberwiseEquatable, Sendable, Spe
     /// A chunk of Base64-encoded audio data.
     public var audio: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `SpeechAudioDeltaEvent`.
     ///
@@ -1913,6 +1943,8 @@ public struct SpeechAudioDeltaEvent: Codable, MemberwiseEquatable, Sendable, Spe
     ///   - audio: A chunk of Base64-encoded audio data.
     public init(audio: Swift.String) {
         self.audio = audio
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `SpeechAudioDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1953,10 +1985,10 @@ public struct SpeechAudioDoneEvent: Codable, MemberwiseEquatable, Sendable, Spec
     /// Token usage statistics for the request.
     public var usage: SpeechAudioDoneEvent.Usage
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `SpeechAudioDoneEvent`.
     ///
@@ -1964,6 +1996,8 @@ public struct SpeechAudioDoneEvent: Codable, MemberwiseEquatable, Sendable, Spec
     ///   - usage: Token usage statistics for the request.
     public init(usage: SpeechAudioDoneEvent.Usage) {
         self.usage = usage
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `SpeechAudioDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2007,10 +2041,10 @@ public struct SpeechAudioDoneEvent: Codable, MemberwiseEquatable, Sendable, Spec
         /// Total number of tokens used (input + output).
         public var totalTokens: Swift.Int
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Usage`.
         ///
@@ -2026,6 +2060,8 @@ public struct SpeechAudioDoneEvent: Codable, MemberwiseEquatable, Sendable, Spec
             self.inputTokens = inputTokens
             self.outputTokens = outputTokens
             self.totalTokens = totalTokens
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Usage` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2075,10 +2111,10 @@ public struct TranscriptTextDeltaEvent: Codable, MemberwiseEquatable, Sendable, 
     /// Identifier of the diarized segment that this delta belongs to. Only present when using `gpt-4o-transcribe-diarize`.
     public var segmentID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `TranscriptTextDeltaEvent`.
     ///
@@ -2094,6 +2130,8 @@ public struct TranscriptTextDeltaEvent: Codable, MemberwiseEquatable, Sendable, 
         self.delta = delta
         self.logprobs = logprobs
         self.segmentID = segmentID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `TranscriptTextDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2141,10 +2179,10 @@ public struct TranscriptTextDeltaEvent: Codable, MemberwiseEquatable, Sendable, 
         /// The bytes that were used to generate the log probability.
         public var bytes: [Swift.Int]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Logprob`.
         ///
@@ -2160,6 +2198,8 @@ public struct TranscriptTextDeltaEvent: Codable, MemberwiseEquatable, Sendable, 
             self.token = token
             self.logprob = logprob
             self.bytes = bytes
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Logprob` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2211,10 +2251,10 @@ public struct TranscriptTextDoneEvent: Codable, MemberwiseEquatable, Sendable, S
     /// Usage statistics for models billed by token usage.
     public var usage: TranscriptTextUsageTokens?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `TranscriptTextDoneEvent`.
     ///
@@ -2233,6 +2273,8 @@ public struct TranscriptTextDoneEvent: Codable, MemberwiseEquatable, Sendable, S
         self.languages = languages
         self.logprobs = logprobs
         self.usage = usage
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `TranscriptTextDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2283,10 +2325,10 @@ public struct TranscriptTextDoneEvent: Codable, MemberwiseEquatable, Sendable, S
         /// The bytes that were used to generate the log probability.
         public var bytes: [Swift.Int]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Logprob`.
         ///
@@ -2302,6 +2344,8 @@ public struct TranscriptTextDoneEvent: Codable, MemberwiseEquatable, Sendable, S
             self.token = token
             self.logprob = logprob
             self.bytes = bytes
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Logprob` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2355,10 +2399,10 @@ public struct TranscriptTextSegmentEvent: Codable, MemberwiseEquatable, Sendable
     /// Speaker label for this segment.
     public var speaker: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `TranscriptTextSegmentEvent`.
     ///
@@ -2380,6 +2424,8 @@ public struct TranscriptTextSegmentEvent: Codable, MemberwiseEquatable, Sendable
         self.end = end
         self.text = text
         self.speaker = speaker
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `TranscriptTextSegmentEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2432,10 +2478,10 @@ public struct TranscriptTextUsageDuration: Codable, MemberwiseEquatable, Sendabl
     /// Duration of the input audio in seconds.
     public var seconds: Swift.Double
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `TranscriptTextUsageDuration`.
     ///
@@ -2443,6 +2489,8 @@ public struct TranscriptTextUsageDuration: Codable, MemberwiseEquatable, Sendabl
     ///   - seconds: Duration of the input audio in seconds.
     public init(seconds: Swift.Double) {
         self.seconds = seconds
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `TranscriptTextUsageDuration` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2489,10 +2537,10 @@ public struct TranscriptTextUsageTokens: Codable, MemberwiseEquatable, Sendable,
     /// Total number of tokens used (input + output).
     public var totalTokens: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `TranscriptTextUsageTokens`.
     ///
@@ -2511,6 +2559,8 @@ public struct TranscriptTextUsageTokens: Codable, MemberwiseEquatable, Sendable,
         self.inputTokenDetails = inputTokenDetails
         self.outputTokens = outputTokens
         self.totalTokens = totalTokens
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `TranscriptTextUsageTokens` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2561,10 +2611,10 @@ public struct TranscriptTextUsageTokens: Codable, MemberwiseEquatable, Sendable,
         /// Number of audio tokens billed for this request.
         public var audioTokens: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `InputTokenDetails`.
         ///
@@ -2577,6 +2627,8 @@ public struct TranscriptTextUsageTokens: Codable, MemberwiseEquatable, Sendable,
         ) {
             self.textTokens = textTokens
             self.audioTokens = audioTokens
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `InputTokenDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2682,10 +2734,10 @@ public struct TranscriptionDiarizedSegment: Codable, MemberwiseEquatable, Sendab
     /// Speaker label for this segment. When known speakers are provided, the label matches `known_speaker_names[]`. Otherwise speakers are labeled sequentially using capital letters (`A`, `B`, ...).
     public var speaker: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `TranscriptionDiarizedSegment`.
     ///
@@ -2707,6 +2759,8 @@ public struct TranscriptionDiarizedSegment: Codable, MemberwiseEquatable, Sendab
         self.end = end
         self.text = text
         self.speaker = speaker
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `TranscriptionDiarizedSegment` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2773,10 +2827,10 @@ public struct TranscriptionLanguage: Codable, MemberwiseEquatable, Sendable, Spe
     /// The code of a language detected in the audio.
     public var code: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `TranscriptionLanguage`.
     ///
@@ -2784,6 +2838,8 @@ public struct TranscriptionLanguage: Codable, MemberwiseEquatable, Sendable, Spe
     ///   - code: The code of a language detected in the audio.
     public init(code: Swift.String) {
         self.code = code
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `TranscriptionLanguage` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2838,10 +2894,10 @@ public struct TranscriptionSegment: Codable, MemberwiseEquatable, Sendable, Spec
     /// Probability of no speech in the segment. If the value is higher than 1.0 and the `avg_logprob` is below -1, consider this segment silent.
     public var noSpeechProb: Swift.Double
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `TranscriptionSegment`.
     ///
@@ -2878,6 +2934,8 @@ public struct TranscriptionSegment: Codable, MemberwiseEquatable, Sendable, Spec
         self.avgLogprob = avgLogprob
         self.compressionRatio = compressionRatio
         self.noSpeechProb = noSpeechProb
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `TranscriptionSegment` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2945,10 +3003,10 @@ public struct TranscriptionWord: Codable, MemberwiseEquatable, Sendable, SpecDev
     /// End time of the word in seconds.
     public var end: Swift.Double
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `TranscriptionWord`.
     ///
@@ -2964,6 +3022,8 @@ public struct TranscriptionWord: Codable, MemberwiseEquatable, Sendable, SpecDev
         self.word = word
         self.start = start
         self.end = end
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `TranscriptionWord` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3006,10 +3066,10 @@ public struct UpdateVoiceConsentRequest: Codable, MemberwiseEquatable, Sendable,
     /// The updated label for this consent recording.
     public var name: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `UpdateVoiceConsentRequest`.
     ///
@@ -3017,6 +3077,8 @@ public struct UpdateVoiceConsentRequest: Codable, MemberwiseEquatable, Sendable,
     ///   - name: The updated label for this consent recording.
     public init(name: Swift.String) {
         self.name = name
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `UpdateVoiceConsentRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3068,10 +3130,10 @@ public struct VadConfig: Codable, MemberwiseEquatable, Sendable, SpecDeviationRe
     /// Default: `0.5`.
     public var threshold: Swift.Double?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `VadConfig`.
     ///
@@ -3087,6 +3149,8 @@ public struct VadConfig: Codable, MemberwiseEquatable, Sendable, SpecDeviationRe
         self.prefixPaddingMs = prefixPaddingMs
         self.silenceDurationMs = silenceDurationMs
         self.threshold = threshold
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `VadConfig` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3132,10 +3196,10 @@ public struct VoiceConsentDeletedResource: Codable, MemberwiseEquatable, Sendabl
     public var id: Swift.String
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `VoiceConsentDeletedResource`.
     ///
@@ -3148,6 +3212,8 @@ public struct VoiceConsentDeletedResource: Codable, MemberwiseEquatable, Sendabl
     ) {
         self.id = id
         self.deleted = deleted
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `VoiceConsentDeletedResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3191,10 +3257,10 @@ public struct VoiceConsentListResource: Codable, MemberwiseEquatable, Sendable, 
     public var lastID: Swift.String?
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `VoiceConsentListResource`.
     public init(
@@ -3207,6 +3273,8 @@ public struct VoiceConsentListResource: Codable, MemberwiseEquatable, Sendable, 
         self.firstID = firstID
         self.lastID = lastID
         self.hasMore = hasMore
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `VoiceConsentListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3270,10 +3338,10 @@ public struct VoiceConsentResource: Codable, MemberwiseEquatable, Sendable, Spec
     /// The Unix timestamp (in seconds) for when the consent recording was created.
     public var createdAt: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `VoiceConsentResource`.
     ///
@@ -3292,6 +3360,8 @@ public struct VoiceConsentResource: Codable, MemberwiseEquatable, Sendable, Spec
         self.name = name
         self.language = language
         self.createdAt = createdAt
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `VoiceConsentResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3345,10 +3415,10 @@ public struct VoiceResource: Codable, MemberwiseEquatable, Sendable, SpecDeviati
     /// The Unix timestamp (in seconds) for when the voice was created.
     public var createdAt: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `VoiceResource`.
     ///
@@ -3364,6 +3434,8 @@ public struct VoiceResource: Codable, MemberwiseEquatable, Sendable, SpecDeviati
         self.id = id
         self.name = name
         self.createdAt = createdAt
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `VoiceResource` from its JSON object under the decoder's ``DecodingMode``; members it does

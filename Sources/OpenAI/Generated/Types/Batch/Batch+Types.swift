@@ -15,10 +15,10 @@ public struct BatchError: Codable, MemberwiseEquatable, Sendable, SpecDeviationR
     /// The line number of the input file where the error occurred, if applicable.
     public var line: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BatchError`.
     ///
@@ -37,6 +37,8 @@ public struct BatchError: Codable, MemberwiseEquatable, Sendable, SpecDeviationR
         self.message = message
         self.param = param
         self.line = line
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BatchError` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -86,10 +88,10 @@ public struct BatchFileExpirationAfter: Codable, MemberwiseEquatable, Sendable, 
     /// At least 3600, at most 2592000.
     public var seconds: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BatchFileExpirationAfter`.
     ///
@@ -97,6 +99,8 @@ public struct BatchFileExpirationAfter: Codable, MemberwiseEquatable, Sendable, 
     ///   - seconds: The number of seconds after the anchor time that the file will expire. At least 3600, at most 2592000.
     public init(seconds: Swift.Int) {
         self.seconds = seconds
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BatchFileExpirationAfter` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -141,10 +145,10 @@ public struct BatchRequestCounts: Codable, MemberwiseEquatable, Sendable, SpecDe
     /// Number of requests that have failed.
     public var failed: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BatchRequestCounts`.
     ///
@@ -160,6 +164,8 @@ public struct BatchRequestCounts: Codable, MemberwiseEquatable, Sendable, SpecDe
         self.total = total
         self.completed = completed
         self.failed = failed
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BatchRequestCounts` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -217,10 +223,10 @@ public struct CreateBatchRequest: Codable, MemberwiseEquatable, Sendable, SpecDe
     /// The expiration policy for the output and/or error file that are generated for a batch.
     public var outputExpiresAfter: BatchFileExpirationAfter?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateBatchRequest`.
     ///
@@ -239,6 +245,8 @@ public struct CreateBatchRequest: Codable, MemberwiseEquatable, Sendable, SpecDe
         self.endpoint = endpoint
         self.metadata = metadata
         self.outputExpiresAfter = outputExpiresAfter
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateBatchRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -325,10 +333,10 @@ public struct ListBatchesResponse: Codable, MemberwiseEquatable, Sendable, SpecD
     public var lastID: Swift.String?
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ListBatchesResponse`.
     public init(
@@ -341,6 +349,8 @@ public struct ListBatchesResponse: Codable, MemberwiseEquatable, Sendable, SpecD
         self.firstID = firstID
         self.lastID = lastID
         self.hasMore = hasMore
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ListBatchesResponse` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -57,10 +57,10 @@ public struct Batch: Codable, MemberwiseEquatable, Sendable, SpecDeviationReport
     /// with a maximum length of 512 characters.
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Batch`.
     ///
@@ -130,6 +130,8 @@ public struct Batch: Codable, MemberwiseEquatable, Sendable, SpecDeviationReport
         self.requestCounts = requestCounts
         self.usage = usage
         self.metadata = metadata
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Batch` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -228,10 +230,10 @@ public struct Batch: Codable, MemberwiseEquatable, Sendable, SpecDeviationReport
         public var object: Swift.String?
         public var data: [BatchError]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Errors`.
         ///
@@ -244,6 +246,8 @@ public struct Batch: Codable, MemberwiseEquatable, Sendable, SpecDeviationReport
         ) {
             self.object = object
             self.data = data
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Errors` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -332,10 +336,10 @@ public struct Batch: Codable, MemberwiseEquatable, Sendable, SpecDeviationReport
         /// The total number of tokens used.
         public var totalTokens: Swift.Int
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Usage`.
         ///
@@ -357,6 +361,8 @@ public struct Batch: Codable, MemberwiseEquatable, Sendable, SpecDeviationReport
             self.outputTokens = outputTokens
             self.outputTokensDetails = outputTokensDetails
             self.totalTokens = totalTokens
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Usage` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -407,10 +413,10 @@ public struct Batch: Codable, MemberwiseEquatable, Sendable, SpecDeviationReport
             /// prompt caching](https://platform.openai.com/docs/guides/prompt-caching).
             public var cachedTokens: Swift.Int
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `InputTokensDetails`.
             ///
@@ -418,6 +424,8 @@ public struct Batch: Codable, MemberwiseEquatable, Sendable, SpecDeviationReport
             ///   - cachedTokens: The number of tokens that were retrieved from the cache.
             public init(cachedTokens: Swift.Int) {
                 self.cachedTokens = cachedTokens
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `InputTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -456,10 +464,10 @@ public struct Batch: Codable, MemberwiseEquatable, Sendable, SpecDeviationReport
             /// The number of reasoning tokens.
             public var reasoningTokens: Swift.Int
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `OutputTokensDetails`.
             ///
@@ -467,6 +475,8 @@ public struct Batch: Codable, MemberwiseEquatable, Sendable, SpecDeviationReport
             ///   - reasoningTokens: The number of reasoning tokens.
             public init(reasoningTokens: Swift.Int) {
                 self.reasoningTokens = reasoningTokens
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `OutputTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -89,10 +89,10 @@ public struct ChatCompletionResponseMessage: Codable, MemberwiseEquatable, Senda
     /// about the audio response from the model. [Learn more](https://platform.openai.com/docs/guides/audio).
     public var audio: ChatCompletionResponseMessage.Audio?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChatCompletionResponseMessage`.
     ///
@@ -120,6 +120,8 @@ public struct ChatCompletionResponseMessage: Codable, MemberwiseEquatable, Senda
         self.role = role
         self._functionCall = functionCall
         self.audio = audio
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChatCompletionResponseMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -175,10 +177,10 @@ public struct ChatCompletionResponseMessage: Codable, MemberwiseEquatable, Senda
         /// A URL citation when using web search.
         public var urlCitation: ChatCompletionResponseMessage.Annotation.URLCitation
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Annotation`.
         ///
@@ -186,6 +188,8 @@ public struct ChatCompletionResponseMessage: Codable, MemberwiseEquatable, Senda
         ///   - urlCitation: A URL citation when using web search.
         public init(urlCitation: ChatCompletionResponseMessage.Annotation.URLCitation) {
             self.urlCitation = urlCitation
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Annotation` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -231,10 +235,10 @@ public struct ChatCompletionResponseMessage: Codable, MemberwiseEquatable, Senda
             /// The title of the web resource.
             public var title: Swift.String
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `URLCitation`.
             ///
@@ -253,6 +257,8 @@ public struct ChatCompletionResponseMessage: Codable, MemberwiseEquatable, Senda
                 self.startIndex = startIndex
                 self.url = url
                 self.title = title
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `URLCitation` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -333,10 +339,10 @@ public struct ChatCompletionResponseMessage: Codable, MemberwiseEquatable, Senda
         /// The name of the function to call.
         public var name: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `FunctionCall`.
         ///
@@ -349,6 +355,8 @@ public struct ChatCompletionResponseMessage: Codable, MemberwiseEquatable, Senda
         ) {
             self.arguments = arguments
             self.name = name
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `FunctionCall` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -400,10 +408,10 @@ public struct ChatCompletionResponseMessage: Codable, MemberwiseEquatable, Senda
         /// Transcript of the audio generated by the model.
         public var transcript: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Audio`.
         ///
@@ -422,6 +430,8 @@ public struct ChatCompletionResponseMessage: Codable, MemberwiseEquatable, Senda
             self.expiresAt = expiresAt
             self.data = data
             self.transcript = transcript
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -513,10 +523,10 @@ public struct ChatCompletionStreamResponseDelta: Codable, MemberwiseEquatable, S
     /// The refusal message generated by the model.
     public var refusal: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChatCompletionStreamResponseDelta`.
     ///
@@ -538,6 +548,8 @@ public struct ChatCompletionStreamResponseDelta: Codable, MemberwiseEquatable, S
         self.toolCalls = toolCalls
         self.role = role
         self.refusal = refusal
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChatCompletionStreamResponseDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -591,10 +603,10 @@ public struct ChatCompletionStreamResponseDelta: Codable, MemberwiseEquatable, S
         /// The name of the function to call.
         public var name: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `FunctionCall`.
         ///
@@ -607,6 +619,8 @@ public struct ChatCompletionStreamResponseDelta: Codable, MemberwiseEquatable, S
         ) {
             self.arguments = arguments
             self.name = name
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `FunctionCall` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -681,10 +695,10 @@ public struct ChatCompletionTokenLogprob: Codable, MemberwiseEquatable, Sendable
     /// List of the most likely tokens and their log probability, at this token position. The number of entries may be fewer than the requested `top_logprobs`.
     public var topLogprobs: [ChatCompletionTokenLogprob.TopLogprob]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChatCompletionTokenLogprob`.
     ///
@@ -703,6 +717,8 @@ public struct ChatCompletionTokenLogprob: Codable, MemberwiseEquatable, Sendable
         self.logprob = logprob
         self.bytes = bytes
         self.topLogprobs = topLogprobs
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChatCompletionTokenLogprob` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -751,10 +767,10 @@ public struct ChatCompletionTokenLogprob: Codable, MemberwiseEquatable, Sendable
         /// A list of integers representing the UTF-8 bytes representation of the token. Useful in instances where characters are represented by multiple tokens and their byte representations must be combined to generate the correct text representation. Can be `null` if there is no bytes representation for the token.
         public var bytes: [Swift.Int]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `TopLogprob`.
         ///
@@ -770,6 +786,8 @@ public struct ChatCompletionTokenLogprob: Codable, MemberwiseEquatable, Sendable
             self.token = token
             self.logprob = logprob
             self.bytes = bytes
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `TopLogprob` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -814,14 +832,16 @@ public struct ChatCompletionTokenLogprob: Codable, MemberwiseEquatable, Sendable
 public struct ChatCompletionTool: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var function: FunctionObject
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChatCompletionTool`.
     public init(function: FunctionObject) {
         self.function = function
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChatCompletionTool` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -934,10 +954,10 @@ public struct CustomToolChatCompletions: Codable, MemberwiseEquatable, Sendable,
     /// Properties of the custom tool.
     public var custom: CustomToolChatCompletions.Custom
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CustomToolChatCompletions`.
     ///
@@ -945,6 +965,8 @@ public struct CustomToolChatCompletions: Codable, MemberwiseEquatable, Sendable,
     ///   - custom: Properties of the custom tool.
     public init(custom: CustomToolChatCompletions.Custom) {
         self.custom = custom
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CustomToolChatCompletions` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -988,10 +1010,10 @@ public struct CustomToolChatCompletions: Codable, MemberwiseEquatable, Sendable,
         /// The input format for the custom tool. Default is unconstrained text.
         public var format: CustomToolChatCompletions.Custom.Format?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Custom`.
         ///
@@ -1007,6 +1029,8 @@ public struct CustomToolChatCompletions: Codable, MemberwiseEquatable, Sendable,
             self.name = name
             self.description = description
             self.format = format
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Custom` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1098,10 +1122,10 @@ public struct CustomToolChatCompletions: Codable, MemberwiseEquatable, Sendable,
                 /// Your chosen grammar.
                 public var grammar: CustomToolChatCompletions.Custom.Format.Grammar.Grammar
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-                public private(set) var specDeviations = SpecDeviations()
+                public let specDeviations: SpecDeviations
                 /// The members of the JSON object that the schema does not declare, in the order received;
                 /// encoded after the declared ones (one named like a declared member replaces its value).
-                public var undeclaredMembers = JSONObject()
+                public var undeclaredMembers: JSONObject
 
                 /// Creates a new `Grammar`.
                 ///
@@ -1109,6 +1133,8 @@ public struct CustomToolChatCompletions: Codable, MemberwiseEquatable, Sendable,
                 ///   - grammar: Your chosen grammar.
                 public init(grammar: CustomToolChatCompletions.Custom.Format.Grammar.Grammar) {
                     self.grammar = grammar
+                    self.specDeviations = SpecDeviations()
+                    self.undeclaredMembers = JSONObject()
                 }
 
                 /// Decodes `Grammar` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1150,10 +1176,10 @@ public struct CustomToolChatCompletions: Codable, MemberwiseEquatable, Sendable,
                     /// The syntax of the grammar definition. One of `lark` or `regex`.
                     public var syntax: GrammarSyntax1
                     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-                    public private(set) var specDeviations = SpecDeviations()
+                    public let specDeviations: SpecDeviations
                     /// The members of the JSON object that the schema does not declare, in the order received;
                     /// encoded after the declared ones (one named like a declared member replaces its value).
-                    public var undeclaredMembers = JSONObject()
+                    public var undeclaredMembers: JSONObject
 
                     /// Creates a new `Grammar`.
                     ///
@@ -1166,6 +1192,8 @@ public struct CustomToolChatCompletions: Codable, MemberwiseEquatable, Sendable,
                     ) {
                         self.definition = definition
                         self.syntax = syntax
+                        self.specDeviations = SpecDeviations()
+                        self.undeclaredMembers = JSONObject()
                     }
 
                     /// Decodes `Grammar` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1222,10 +1250,10 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Memberwise
     /// Deprecated and replaced by `tool_calls`. The name and arguments of a function that should be called, as generated by the model.
     public var functionCall: FineTuneChatCompletionRequestAssistantMessage.FunctionCall?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FineTuneChatCompletionRequestAssistantMessage`.
     ///
@@ -1253,6 +1281,8 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Memberwise
         self.audio = audio
         self.toolCalls = toolCalls
         self.functionCall = functionCall
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FineTuneChatCompletionRequestAssistantMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1367,10 +1397,10 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Memberwise
         /// The name of the function to call.
         public var name: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `FunctionCall`.
         ///
@@ -1383,6 +1413,8 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Memberwise
         ) {
             self.arguments = arguments
             self.name = name
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `FunctionCall` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2013,10 +2045,10 @@ public struct PredictionContent: Codable, MemberwiseEquatable, Sendable, SpecDev
     /// can be returned much more quickly.
     public var content: PredictionContent.Content
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `PredictionContent`.
     ///
@@ -2024,6 +2056,8 @@ public struct PredictionContent: Codable, MemberwiseEquatable, Sendable, SpecDev
     ///   - content: The content that should be matched when generating a model response.
     public init(content: PredictionContent.Content) {
         self.content = content
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `PredictionContent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2119,13 +2153,15 @@ public struct PredictionContent: Codable, MemberwiseEquatable, Sendable, SpecDev
 /// - Remark: Generated from `#/components/schemas/PromptCacheBreakpointParam`.
 public struct PromptCacheBreakpointParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `PromptCacheBreakpointParam`.
     public init() {
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `PromptCacheBreakpointParam` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -14,13 +14,15 @@ import OpenAIRuntime
 /// - Remark: Generated from `#/components/schemas/ResponseFormatJsonObject`.
 public struct ResponseFormatJSONObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseFormatJSONObject`.
     public init() {
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseFormatJSONObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -59,10 +61,10 @@ public struct ResponseFormatJSONSchema: Codable, MemberwiseEquatable, Sendable, 
     /// Structured Outputs configuration options, including a JSON Schema.
     public var jsonSchema: ResponseFormatJSONSchema.JSONSchema
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseFormatJSONSchema`.
     ///
@@ -70,6 +72,8 @@ public struct ResponseFormatJSONSchema: Codable, MemberwiseEquatable, Sendable, 
     ///   - jsonSchema: Structured Outputs configuration options, including a JSON Schema.
     public init(jsonSchema: ResponseFormatJSONSchema.JSONSchema) {
         self.jsonSchema = jsonSchema
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseFormatJSONSchema` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -124,10 +128,10 @@ public struct ResponseFormatJSONSchema: Codable, MemberwiseEquatable, Sendable, 
         /// Default: `false`.
         public var strict: Swift.Bool?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `JSONSchema`.
         ///
@@ -146,6 +150,8 @@ public struct ResponseFormatJSONSchema: Codable, MemberwiseEquatable, Sendable, 
             self.name = name
             self.schema = schema
             self.strict = strict
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `JSONSchema` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -202,13 +208,15 @@ public typealias ResponseFormatJSONSchemaSchema = JSONObject
 /// - Remark: Generated from `#/components/schemas/ResponseFormatText`.
 public struct ResponseFormatText: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseFormatText`.
     public init() {
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseFormatText` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -362,10 +370,10 @@ public struct WebSearchLocation: Codable, MemberwiseEquatable, Sendable, SpecDev
     /// of the user, e.g. `America/Los_Angeles`.
     public var timezone: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `WebSearchLocation`.
     ///
@@ -384,6 +392,8 @@ public struct WebSearchLocation: Codable, MemberwiseEquatable, Sendable, SpecDev
         self.region = region
         self.city = city
         self.timezone = timezone
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `WebSearchLocation` from its JSON object under the decoder's ``DecodingMode``; members it does

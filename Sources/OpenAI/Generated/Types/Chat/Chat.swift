@@ -26,10 +26,10 @@ public struct ChatCompletionAllowedTools: Codable, MemberwiseEquatable, Sendable
     /// ```
     public var tools: [JSONObject]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChatCompletionAllowedTools`.
     ///
@@ -42,6 +42,8 @@ public struct ChatCompletionAllowedTools: Codable, MemberwiseEquatable, Sendable
     ) {
         self.mode = mode
         self.tools = tools
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChatCompletionAllowedTools` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -107,10 +109,10 @@ public struct ChatCompletionAllowedToolsChoice: Codable, MemberwiseEquatable, Se
     /// Constrains the tools available to the model to a pre-defined set.
     public var allowedTools: ChatCompletionAllowedTools
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChatCompletionAllowedToolsChoice`.
     ///
@@ -118,6 +120,8 @@ public struct ChatCompletionAllowedToolsChoice: Codable, MemberwiseEquatable, Se
     ///   - allowedTools: Constrains the tools available to the model to a pre-defined set.
     public init(allowedTools: ChatCompletionAllowedTools) {
         self.allowedTools = allowedTools
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChatCompletionAllowedToolsChoice` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -158,10 +162,10 @@ public struct ChatCompletionDeleted: Codable, MemberwiseEquatable, Sendable, Spe
     /// Whether the chat completion was deleted.
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChatCompletionDeleted`.
     ///
@@ -174,6 +178,8 @@ public struct ChatCompletionDeleted: Codable, MemberwiseEquatable, Sendable, Spe
     ) {
         self.id = id
         self.deleted = deleted
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChatCompletionDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -217,10 +223,10 @@ public struct ChatCompletionFunctionCallOption: Codable, MemberwiseEquatable, Se
     /// The name of the function to call.
     public var name: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChatCompletionFunctionCallOption`.
     ///
@@ -228,6 +234,8 @@ public struct ChatCompletionFunctionCallOption: Codable, MemberwiseEquatable, Se
     ///   - name: The name of the function to call.
     public init(name: Swift.String) {
         self.name = name
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChatCompletionFunctionCallOption` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -272,10 +280,10 @@ public struct ChatCompletionFunctions: Codable, MemberwiseEquatable, Sendable, S
     /// Omitting `parameters` defines a function with an empty parameter list.
     public var parameters: FunctionParameters?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChatCompletionFunctions`.
     ///
@@ -291,6 +299,8 @@ public struct ChatCompletionFunctions: Codable, MemberwiseEquatable, Sendable, S
         self.description = description
         self.name = name
         self.parameters = parameters
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChatCompletionFunctions` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -341,10 +351,10 @@ public struct ChatCompletionList: Codable, MemberwiseEquatable, Sendable, SpecDe
     /// Indicates whether there are more Chat Completions available.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChatCompletionList`.
     ///
@@ -363,6 +373,8 @@ public struct ChatCompletionList: Codable, MemberwiseEquatable, Sendable, SpecDe
         self.firstID = firstID
         self.lastID = lastID
         self.hasMore = hasMore
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChatCompletionList` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -422,10 +434,10 @@ public struct ChatCompletionMessageCustomToolCall: Codable, MemberwiseEquatable,
     /// The custom tool that the model called.
     public var custom: ChatCompletionMessageCustomToolCall.Custom
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChatCompletionMessageCustomToolCall`.
     ///
@@ -438,6 +450,8 @@ public struct ChatCompletionMessageCustomToolCall: Codable, MemberwiseEquatable,
     ) {
         self.id = id
         self.custom = custom
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChatCompletionMessageCustomToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -482,10 +496,10 @@ public struct ChatCompletionMessageCustomToolCall: Codable, MemberwiseEquatable,
         /// The input for the custom tool call generated by the model.
         public var input: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Custom`.
         ///
@@ -498,6 +512,8 @@ public struct ChatCompletionMessageCustomToolCall: Codable, MemberwiseEquatable,
         ) {
             self.name = name
             self.input = input
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Custom` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -542,10 +558,10 @@ public struct ChatCompletionMessageToolCall: Codable, MemberwiseEquatable, Senda
     /// The function that the model called.
     public var function: ChatCompletionMessageToolCall.Function
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChatCompletionMessageToolCall`.
     ///
@@ -558,6 +574,8 @@ public struct ChatCompletionMessageToolCall: Codable, MemberwiseEquatable, Senda
     ) {
         self.id = id
         self.function = function
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChatCompletionMessageToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -602,10 +620,10 @@ public struct ChatCompletionMessageToolCall: Codable, MemberwiseEquatable, Senda
         /// The arguments to call the function with, as generated by the model in JSON format. Note that the model does not always generate valid JSON, and may hallucinate parameters not defined by your function schema. Validate the arguments in your code before calling your function.
         public var arguments: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Function`.
         ///
@@ -618,6 +636,8 @@ public struct ChatCompletionMessageToolCall: Codable, MemberwiseEquatable, Senda
         ) {
             self.name = name
             self.arguments = arguments
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Function` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -660,10 +680,10 @@ public struct ChatCompletionMessageToolCallChunk: Codable, MemberwiseEquatable, 
     public var id: Swift.String?
     public var function: ChatCompletionMessageToolCallChunk.Function?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChatCompletionMessageToolCallChunk`.
     ///
@@ -679,6 +699,8 @@ public struct ChatCompletionMessageToolCallChunk: Codable, MemberwiseEquatable, 
         self.index = index
         self.id = id
         self.function = function
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChatCompletionMessageToolCallChunk` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -724,10 +746,10 @@ public struct ChatCompletionMessageToolCallChunk: Codable, MemberwiseEquatable, 
         /// The arguments to call the function with, as generated by the model in JSON format. Note that the model does not always generate valid JSON, and may hallucinate parameters not defined by your function schema. Validate the arguments in your code before calling your function.
         public var arguments: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Function`.
         ///
@@ -740,6 +762,8 @@ public struct ChatCompletionMessageToolCallChunk: Codable, MemberwiseEquatable, 
         ) {
             self.name = name
             self.arguments = arguments
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Function` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -856,10 +880,10 @@ public struct ChatCompletionModeration: Codable, MemberwiseEquatable, Sendable, 
     /// Moderation for the generated output.
     public var output: ChatCompletionModeration.Output
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChatCompletionModeration`.
     ///
@@ -872,6 +896,8 @@ public struct ChatCompletionModeration: Codable, MemberwiseEquatable, Sendable, 
     ) {
         self.input = input
         self.output = output
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChatCompletionModeration` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1013,10 +1039,10 @@ public struct ChatCompletionModerationError: Codable, MemberwiseEquatable, Senda
     /// The error message.
     public var message: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChatCompletionModerationError`.
     ///
@@ -1029,6 +1055,8 @@ public struct ChatCompletionModerationError: Codable, MemberwiseEquatable, Senda
     ) {
         self.code = code
         self.message = message
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChatCompletionModerationError` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1074,10 +1102,10 @@ public struct ChatCompletionModerationResults: Codable, MemberwiseEquatable, Sen
     /// A list of moderation results.
     public var results: [ModerationResultBody]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChatCompletionModerationResults`.
     ///
@@ -1090,6 +1118,8 @@ public struct ChatCompletionModerationResults: Codable, MemberwiseEquatable, Sen
     ) {
         self.model = model
         self.results = results
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChatCompletionModerationResults` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1132,14 +1162,16 @@ public struct ChatCompletionModerationResults: Codable, MemberwiseEquatable, Sen
 public struct ChatCompletionNamedToolChoice: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var function: ChatCompletionFunctionCallOption
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChatCompletionNamedToolChoice`.
     public init(function: ChatCompletionFunctionCallOption) {
         self.function = function
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChatCompletionNamedToolChoice` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1179,14 +1211,16 @@ public struct ChatCompletionNamedToolChoice: Codable, MemberwiseEquatable, Senda
 public struct ChatCompletionNamedToolChoiceCustom: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var custom: ChatCompletionFunctionCallOption
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChatCompletionNamedToolChoiceCustom`.
     public init(custom: ChatCompletionFunctionCallOption) {
         self.custom = custom
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChatCompletionNamedToolChoiceCustom` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1238,10 +1272,10 @@ public struct ChatCompletionRequestAssistantMessage: Codable, MemberwiseEquatabl
     /// Deprecated and replaced by `tool_calls`. The name and arguments of a function that should be called, as generated by the model.
     public var functionCall: ChatCompletionRequestAssistantMessage.FunctionCall?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChatCompletionRequestAssistantMessage`.
     ///
@@ -1266,6 +1300,8 @@ public struct ChatCompletionRequestAssistantMessage: Codable, MemberwiseEquatabl
         self.audio = audio
         self.toolCalls = toolCalls
         self.functionCall = functionCall
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChatCompletionRequestAssistantMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1377,10 +1413,10 @@ public struct ChatCompletionRequestAssistantMessage: Codable, MemberwiseEquatabl
         /// The name of the function to call.
         public var name: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `FunctionCall`.
         ///
@@ -1393,6 +1429,8 @@ public struct ChatCompletionRequestAssistantMessage: Codable, MemberwiseEquatabl
         ) {
             self.arguments = arguments
             self.name = name
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `FunctionCall` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1486,10 +1524,10 @@ public struct ChatCompletionRequestDeveloperMessage: Codable, MemberwiseEquatabl
     /// An optional name for the participant. Provides the model information to differentiate between participants of the same role.
     public var name: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChatCompletionRequestDeveloperMessage`.
     ///
@@ -1502,6 +1540,8 @@ public struct ChatCompletionRequestDeveloperMessage: Codable, MemberwiseEquatabl
     ) {
         self.content = content
         self.name = name
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChatCompletionRequestDeveloperMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1602,10 +1642,10 @@ public struct ChatCompletionRequestFunctionMessage: Codable, MemberwiseEquatable
     /// The name of the function to call.
     public var name: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChatCompletionRequestFunctionMessage`.
     ///
@@ -1618,6 +1658,8 @@ public struct ChatCompletionRequestFunctionMessage: Codable, MemberwiseEquatable
     ) {
         self.content = content
         self.name = name
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChatCompletionRequestFunctionMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1733,10 +1775,10 @@ public struct ChatCompletionRequestMessageContentPartAudio: Codable, MemberwiseE
     /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
     public var promptCacheBreakpoint: PromptCacheBreakpointParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChatCompletionRequestMessageContentPartAudio`.
     ///
@@ -1749,6 +1791,8 @@ public struct ChatCompletionRequestMessageContentPartAudio: Codable, MemberwiseE
     ) {
         self.inputAudio = inputAudio
         self.promptCacheBreakpoint = promptCacheBreakpoint
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChatCompletionRequestMessageContentPartAudio` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1791,10 +1835,10 @@ public struct ChatCompletionRequestMessageContentPartAudio: Codable, MemberwiseE
         /// The format of the encoded audio data. Currently supports "wav" and "mp3".
         public var format: ChatCompletionRequestMessageContentPartAudio.InputAudio.Format
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `InputAudio`.
         ///
@@ -1807,6 +1851,8 @@ public struct ChatCompletionRequestMessageContentPartAudio: Codable, MemberwiseE
         ) {
             self.data = data
             self.format = format
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `InputAudio` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1869,10 +1915,10 @@ public struct ChatCompletionRequestMessageContentPartFile: Codable, MemberwiseEq
     /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
     public var promptCacheBreakpoint: PromptCacheBreakpointParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChatCompletionRequestMessageContentPartFile`.
     ///
@@ -1885,6 +1931,8 @@ public struct ChatCompletionRequestMessageContentPartFile: Codable, MemberwiseEq
     ) {
         self.file = file
         self.promptCacheBreakpoint = promptCacheBreakpoint
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChatCompletionRequestMessageContentPartFile` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1931,10 +1979,10 @@ public struct ChatCompletionRequestMessageContentPartFile: Codable, MemberwiseEq
         /// The ID of an uploaded file to use as input.
         public var fileID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `File`.
         ///
@@ -1950,6 +1998,8 @@ public struct ChatCompletionRequestMessageContentPartFile: Codable, MemberwiseEq
             self.filename = filename
             self.fileData = fileData
             self.fileID = fileID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `File` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1996,10 +2046,10 @@ public struct ChatCompletionRequestMessageContentPartImage: Codable, MemberwiseE
     /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
     public var promptCacheBreakpoint: PromptCacheBreakpointParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChatCompletionRequestMessageContentPartImage`.
     ///
@@ -2012,6 +2062,8 @@ public struct ChatCompletionRequestMessageContentPartImage: Codable, MemberwiseE
     ) {
         self.imageURL = imageURL
         self.promptCacheBreakpoint = promptCacheBreakpoint
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChatCompletionRequestMessageContentPartImage` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2056,10 +2108,10 @@ public struct ChatCompletionRequestMessageContentPartImage: Codable, MemberwiseE
         /// Default: `"auto"`.
         public var detail: FileInputDetail?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ImageURL`.
         ///
@@ -2072,6 +2124,8 @@ public struct ChatCompletionRequestMessageContentPartImage: Codable, MemberwiseE
         ) {
             self.url = url
             self.detail = detail
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ImageURL` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2114,10 +2168,10 @@ public struct ChatCompletionRequestMessageContentPartRefusal: Codable, Memberwis
     /// The refusal message generated by the model.
     public var refusal: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChatCompletionRequestMessageContentPartRefusal`.
     ///
@@ -2125,6 +2179,8 @@ public struct ChatCompletionRequestMessageContentPartRefusal: Codable, Memberwis
     ///   - refusal: The refusal message generated by the model.
     public init(refusal: Swift.String) {
         self.refusal = refusal
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChatCompletionRequestMessageContentPartRefusal` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2167,10 +2223,10 @@ public struct ChatCompletionRequestMessageContentPartText: Codable, MemberwiseEq
     /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
     public var promptCacheBreakpoint: PromptCacheBreakpointParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChatCompletionRequestMessageContentPartText`.
     ///
@@ -2183,6 +2239,8 @@ public struct ChatCompletionRequestMessageContentPartText: Codable, MemberwiseEq
     ) {
         self.text = text
         self.promptCacheBreakpoint = promptCacheBreakpoint
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChatCompletionRequestMessageContentPartText` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2230,10 +2288,10 @@ public struct ChatCompletionRequestSystemMessage: Codable, MemberwiseEquatable, 
     /// An optional name for the participant. Provides the model information to differentiate between participants of the same role.
     public var name: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChatCompletionRequestSystemMessage`.
     ///
@@ -2246,6 +2304,8 @@ public struct ChatCompletionRequestSystemMessage: Codable, MemberwiseEquatable, 
     ) {
         self.content = content
         self.name = name
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChatCompletionRequestSystemMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2347,10 +2407,10 @@ public struct ChatCompletionRequestToolMessage: Codable, MemberwiseEquatable, Se
     /// Tool call that this message is responding to.
     public var toolCallID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChatCompletionRequestToolMessage`.
     ///
@@ -2363,6 +2423,8 @@ public struct ChatCompletionRequestToolMessage: Codable, MemberwiseEquatable, Se
     ) {
         self.content = content
         self.toolCallID = toolCallID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChatCompletionRequestToolMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2465,10 +2527,10 @@ public struct ChatCompletionRequestUserMessage: Codable, MemberwiseEquatable, Se
     /// An optional name for the participant. Provides the model information to differentiate between participants of the same role.
     public var name: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChatCompletionRequestUserMessage`.
     ///
@@ -2481,6 +2543,8 @@ public struct ChatCompletionRequestUserMessage: Codable, MemberwiseEquatable, Se
     ) {
         self.content = content
         self.name = name
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChatCompletionRequestUserMessage` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -17,10 +17,10 @@ public struct ChatCompletionMessageList: Codable, MemberwiseEquatable, Sendable,
     /// Indicates whether there are more chat messages available.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChatCompletionMessageList`.
     ///
@@ -39,6 +39,8 @@ public struct ChatCompletionMessageList: Codable, MemberwiseEquatable, Sendable,
         self.firstID = firstID
         self.lastID = lastID
         self.hasMore = hasMore
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChatCompletionMessageList` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -117,10 +119,10 @@ public struct ChatCompletionMessageList: Codable, MemberwiseEquatable, Sendable,
         /// Otherwise, null.
         public var contentParts: [ChatCompletionMessageList.DataItem.ContentPart]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `DataItem`.
         ///
@@ -154,6 +156,8 @@ public struct ChatCompletionMessageList: Codable, MemberwiseEquatable, Sendable,
             self.audio = audio
             self.id = id
             self.contentParts = contentParts
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `DataItem` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -215,10 +219,10 @@ public struct ChatCompletionMessageList: Codable, MemberwiseEquatable, Sendable,
             /// A URL citation when using web search.
             public var urlCitation: ChatCompletionMessageList.DataItem.Annotation.URLCitation
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `Annotation`.
             ///
@@ -226,6 +230,8 @@ public struct ChatCompletionMessageList: Codable, MemberwiseEquatable, Sendable,
             ///   - urlCitation: A URL citation when using web search.
             public init(urlCitation: ChatCompletionMessageList.DataItem.Annotation.URLCitation) {
                 self.urlCitation = urlCitation
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `Annotation` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -271,10 +277,10 @@ public struct ChatCompletionMessageList: Codable, MemberwiseEquatable, Sendable,
                 /// The title of the web resource.
                 public var title: Swift.String
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-                public private(set) var specDeviations = SpecDeviations()
+                public let specDeviations: SpecDeviations
                 /// The members of the JSON object that the schema does not declare, in the order received;
                 /// encoded after the declared ones (one named like a declared member replaces its value).
-                public var undeclaredMembers = JSONObject()
+                public var undeclaredMembers: JSONObject
 
                 /// Creates a new `URLCitation`.
                 ///
@@ -293,6 +299,8 @@ public struct ChatCompletionMessageList: Codable, MemberwiseEquatable, Sendable,
                     self.startIndex = startIndex
                     self.url = url
                     self.title = title
+                    self.specDeviations = SpecDeviations()
+                    self.undeclaredMembers = JSONObject()
                 }
 
                 /// Decodes `URLCitation` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -373,10 +381,10 @@ public struct ChatCompletionMessageList: Codable, MemberwiseEquatable, Sendable,
             /// The name of the function to call.
             public var name: Swift.String
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `FunctionCall`.
             ///
@@ -389,6 +397,8 @@ public struct ChatCompletionMessageList: Codable, MemberwiseEquatable, Sendable,
             ) {
                 self.arguments = arguments
                 self.name = name
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `FunctionCall` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -440,10 +450,10 @@ public struct ChatCompletionMessageList: Codable, MemberwiseEquatable, Sendable,
             /// Transcript of the audio generated by the model.
             public var transcript: Swift.String
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `Audio`.
             ///
@@ -462,6 +472,8 @@ public struct ChatCompletionMessageList: Codable, MemberwiseEquatable, Sendable,
                 self.expiresAt = expiresAt
                 self.data = data
                 self.transcript = transcript
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does

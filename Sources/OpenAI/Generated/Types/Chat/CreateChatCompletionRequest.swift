@@ -273,10 +273,10 @@ public struct CreateChatCompletionRequest: Codable, MemberwiseEquatable, Sendabl
         set { _functions = newValue }
     }
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateChatCompletionRequest`.
     ///
@@ -394,6 +394,8 @@ public struct CreateChatCompletionRequest: Codable, MemberwiseEquatable, Sendabl
         self.parallelToolCalls = parallelToolCalls
         self._functionCall = functionCall
         self._functions = functions
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateChatCompletionRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -545,10 +547,10 @@ public struct CreateChatCompletionRequest: Codable, MemberwiseEquatable, Sendabl
         /// Default: `"medium"`.
         public var searchContextSize: WebSearchContextSize?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `WebSearchOptions`.
         ///
@@ -561,6 +563,8 @@ public struct CreateChatCompletionRequest: Codable, MemberwiseEquatable, Sendabl
         ) {
             self.userLocation = userLocation
             self.searchContextSize = searchContextSize
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `WebSearchOptions` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -601,10 +605,10 @@ public struct CreateChatCompletionRequest: Codable, MemberwiseEquatable, Sendabl
             /// Approximate location parameters for the search.
             public var approximate: WebSearchLocation
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `UserLocation`.
             ///
@@ -612,6 +616,8 @@ public struct CreateChatCompletionRequest: Codable, MemberwiseEquatable, Sendabl
             ///   - approximate: Approximate location parameters for the search.
             public init(approximate: WebSearchLocation) {
                 self.approximate = approximate
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `UserLocation` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -724,10 +730,10 @@ public struct CreateChatCompletionRequest: Codable, MemberwiseEquatable, Sendabl
         /// `opus`, or `pcm16`.
         public var format: CreateChatCompletionRequest.Audio.Format
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Audio`.
         ///
@@ -740,6 +746,8 @@ public struct CreateChatCompletionRequest: Codable, MemberwiseEquatable, Sendabl
         ) {
             self.voice = voice
             self.format = format
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -49,10 +49,10 @@ public struct CreateChatCompletionResponse: Codable, MemberwiseEquatable, Sendab
     /// completions were requested.
     public var moderation: ChatCompletionModeration?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateChatCompletionResponse`.
     ///
@@ -86,6 +86,8 @@ public struct CreateChatCompletionResponse: Codable, MemberwiseEquatable, Sendab
         self._systemFingerprint = systemFingerprint
         self.usage = usage
         self.moderation = moderation
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateChatCompletionResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -157,10 +159,10 @@ public struct CreateChatCompletionResponse: Codable, MemberwiseEquatable, Sendab
         /// Log probability information for the choice.
         public var logprobs: CreateChatCompletionResponse.Choice.Logprobs?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Choice`.
         ///
@@ -179,6 +181,8 @@ public struct CreateChatCompletionResponse: Codable, MemberwiseEquatable, Sendab
             self.index = index
             self.message = message
             self.logprobs = logprobs
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Choice` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -259,10 +263,10 @@ public struct CreateChatCompletionResponse: Codable, MemberwiseEquatable, Sendab
             /// A list of message refusal tokens with log probability information.
             public var refusal: [ChatCompletionTokenLogprob]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `Logprobs`.
             ///
@@ -275,6 +279,8 @@ public struct CreateChatCompletionResponse: Codable, MemberwiseEquatable, Sendab
             ) {
                 self.content = content
                 self.refusal = refusal
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `Logprobs` from its JSON object under the decoder's ``DecodingMode``; members it does

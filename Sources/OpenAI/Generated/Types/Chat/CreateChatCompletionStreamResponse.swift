@@ -55,10 +55,10 @@ public struct CreateChatCompletionStreamResponse: Codable, MemberwiseEquatable, 
     /// on the moderation chunk when moderated completions are requested.
     public var moderation: ChatCompletionModeration?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateChatCompletionStreamResponse`.
     ///
@@ -92,6 +92,8 @@ public struct CreateChatCompletionStreamResponse: Codable, MemberwiseEquatable, 
         self._systemFingerprint = systemFingerprint
         self.usage = usage
         self.moderation = moderation
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateChatCompletionStreamResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -162,10 +164,10 @@ public struct CreateChatCompletionStreamResponse: Codable, MemberwiseEquatable, 
         /// The index of the choice in the list of choices.
         public var index: Swift.Int
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Choice`.
         ///
@@ -184,6 +186,8 @@ public struct CreateChatCompletionStreamResponse: Codable, MemberwiseEquatable, 
             self.logprobs = logprobs
             self.finishReason = finishReason
             self.index = index
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Choice` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -232,10 +236,10 @@ public struct CreateChatCompletionStreamResponse: Codable, MemberwiseEquatable, 
             /// A list of message refusal tokens with log probability information.
             public var refusal: [ChatCompletionTokenLogprob]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `Logprobs`.
             ///
@@ -248,6 +252,8 @@ public struct CreateChatCompletionStreamResponse: Codable, MemberwiseEquatable, 
             ) {
                 self.content = content
                 self.refusal = refusal
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `Logprobs` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -9,13 +9,15 @@ import OpenAIRuntime
 /// - Remark: Generated from `#/components/schemas/ActiveStatus`.
 public struct ActiveStatus: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ActiveStatus`.
     public init() {
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ActiveStatus` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -59,10 +61,10 @@ public struct AssistantMessageItem: Codable, MemberwiseEquatable, Sendable, Spec
     /// Ordered assistant response segments.
     public var content: [ResponseOutputText]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `AssistantMessageItem`.
     ///
@@ -81,6 +83,8 @@ public struct AssistantMessageItem: Codable, MemberwiseEquatable, Sendable, Spec
         self.createdAt = createdAt
         self.threadID = threadID
         self.content = content
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `AssistantMessageItem` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -140,10 +144,10 @@ public struct Attachment: Codable, MemberwiseEquatable, Sendable, SpecDeviationR
     /// Preview URL for rendering the attachment inline.
     public var previewURL: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Attachment`.
     ///
@@ -165,6 +169,8 @@ public struct Attachment: Codable, MemberwiseEquatable, Sendable, SpecDeviationR
         self.name = name
         self.mimeType = mimeType
         self.previewURL = previewURL
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Attachment` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -232,10 +238,10 @@ public struct AutomaticThreadTitlingParam: Codable, MemberwiseEquatable, Sendabl
     /// Enable automatic thread title generation. Defaults to true.
     public var enabled: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `AutomaticThreadTitlingParam`.
     ///
@@ -243,6 +249,8 @@ public struct AutomaticThreadTitlingParam: Codable, MemberwiseEquatable, Sendabl
     ///   - enabled: Enable automatic thread title generation.
     public init(enabled: Swift.Bool? = nil) {
         self.enabled = enabled
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `AutomaticThreadTitlingParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -281,10 +289,10 @@ public struct ChatSessionAutomaticThreadTitling: Codable, MemberwiseEquatable, S
     /// Whether automatic thread titling is enabled.
     public var enabled: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChatSessionAutomaticThreadTitling`.
     ///
@@ -292,6 +300,8 @@ public struct ChatSessionAutomaticThreadTitling: Codable, MemberwiseEquatable, S
     ///   - enabled: Whether automatic thread titling is enabled.
     public init(enabled: Swift.Bool) {
         self.enabled = enabled
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChatSessionAutomaticThreadTitling` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -334,10 +344,10 @@ public struct ChatSessionChatkitConfiguration: Codable, MemberwiseEquatable, Sen
     /// History retention configuration.
     public var history: ChatSessionHistory
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChatSessionChatkitConfiguration`.
     ///
@@ -353,6 +363,8 @@ public struct ChatSessionChatkitConfiguration: Codable, MemberwiseEquatable, Sen
         self.automaticThreadTitling = automaticThreadTitling
         self.fileUpload = fileUpload
         self.history = history
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChatSessionChatkitConfiguration` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -401,10 +413,10 @@ public struct ChatSessionFileUpload: Codable, MemberwiseEquatable, Sendable, Spe
     /// Maximum number of uploads allowed during the session.
     public var maxFiles: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChatSessionFileUpload`.
     ///
@@ -420,6 +432,8 @@ public struct ChatSessionFileUpload: Codable, MemberwiseEquatable, Sendable, Spe
         self.enabled = enabled
         self.maxFileSize = maxFileSize
         self.maxFiles = maxFiles
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChatSessionFileUpload` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -466,10 +480,10 @@ public struct ChatSessionHistory: Codable, MemberwiseEquatable, Sendable, SpecDe
     /// Number of prior threads surfaced in history views. Defaults to null when all history is retained.
     public var recentThreads: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChatSessionHistory`.
     ///
@@ -482,6 +496,8 @@ public struct ChatSessionHistory: Codable, MemberwiseEquatable, Sendable, SpecDe
     ) {
         self.enabled = enabled
         self.recentThreads = recentThreads
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChatSessionHistory` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -523,10 +539,10 @@ public struct ChatSessionRateLimits: Codable, MemberwiseEquatable, Sendable, Spe
     /// Maximum allowed requests per one-minute window.
     public var maxRequestsPer1Minute: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChatSessionRateLimits`.
     ///
@@ -534,6 +550,8 @@ public struct ChatSessionRateLimits: Codable, MemberwiseEquatable, Sendable, Spe
     ///   - maxRequestsPer1Minute: Maximum allowed requests per one-minute window.
     public init(maxRequestsPer1Minute: Swift.Int) {
         self.maxRequestsPer1Minute = maxRequestsPer1Minute
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChatSessionRateLimits` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -588,10 +606,10 @@ public struct ChatSessionResource: Codable, MemberwiseEquatable, Sendable, SpecD
     /// Resolved ChatKit feature configuration for the session.
     public var chatkitConfiguration: ChatSessionChatkitConfiguration
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChatSessionResource`.
     ///
@@ -625,6 +643,8 @@ public struct ChatSessionResource: Codable, MemberwiseEquatable, Sendable, SpecD
         self.maxRequestsPer1Minute = maxRequestsPer1Minute
         self.status = status
         self.chatkitConfiguration = chatkitConfiguration
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChatSessionResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -732,10 +752,10 @@ public struct ChatkitConfigurationParam: Codable, MemberwiseEquatable, Sendable,
     /// Configuration for chat history retention. When omitted, history is enabled by default with no limit on recent_threads (null).
     public var history: HistoryParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChatkitConfigurationParam`.
     ///
@@ -751,6 +771,8 @@ public struct ChatkitConfigurationParam: Codable, MemberwiseEquatable, Sendable,
         self.automaticThreadTitling = automaticThreadTitling
         self.fileUpload = fileUpload
         self.history = history
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChatkitConfigurationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -801,10 +823,10 @@ public struct ChatkitWorkflow: Codable, MemberwiseEquatable, Sendable, SpecDevia
     /// Tracing settings applied to the workflow.
     public var tracing: ChatkitWorkflowTracing
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChatkitWorkflow`.
     ///
@@ -823,6 +845,8 @@ public struct ChatkitWorkflow: Codable, MemberwiseEquatable, Sendable, SpecDevia
         self.version = version
         self.stateVariables = stateVariables
         self.tracing = tracing
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChatkitWorkflow` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -933,10 +957,10 @@ public struct ChatkitWorkflowTracing: Codable, MemberwiseEquatable, Sendable, Sp
     /// Indicates whether tracing is enabled.
     public var enabled: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChatkitWorkflowTracing`.
     ///
@@ -944,6 +968,8 @@ public struct ChatkitWorkflowTracing: Codable, MemberwiseEquatable, Sendable, Sp
     ///   - enabled: Indicates whether tracing is enabled.
     public init(enabled: Swift.Bool) {
         self.enabled = enabled
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChatkitWorkflowTracing` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -996,10 +1022,10 @@ public struct ClientToolCallItem: Codable, MemberwiseEquatable, Sendable, SpecDe
     /// JSON-encoded output captured from the tool. Defaults to null while execution is in progress.
     public var output: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ClientToolCallItem`.
     ///
@@ -1030,6 +1056,8 @@ public struct ClientToolCallItem: Codable, MemberwiseEquatable, Sendable, SpecDe
         self.name = name
         self.arguments = arguments
         self.output = output
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ClientToolCallItem` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1110,10 +1138,10 @@ public struct ClosedStatus: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
     /// Reason that the thread was closed. Defaults to null when no reason is recorded.
     public var reason: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ClosedStatus`.
     ///
@@ -1121,6 +1149,8 @@ public struct ClosedStatus: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
     ///   - reason: Reason that the thread was closed.
     public init(reason: Swift.String? = nil) {
         self.reason = reason
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ClosedStatus` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1171,10 +1201,10 @@ public struct CreateChatSessionBody: Codable, MemberwiseEquatable, Sendable, Spe
     /// Optional overrides for ChatKit runtime configuration features
     public var chatkitConfiguration: ChatkitConfigurationParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateChatSessionBody`.
     ///
@@ -1196,6 +1226,8 @@ public struct CreateChatSessionBody: Codable, MemberwiseEquatable, Sendable, Spe
         self.expiresAfter = expiresAfter
         self.rateLimits = rateLimits
         self.chatkitConfiguration = chatkitConfiguration
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateChatSessionBody` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1248,10 +1280,10 @@ public struct DeletedThreadResource: Codable, MemberwiseEquatable, Sendable, Spe
     /// Indicates that the thread has been deleted.
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `DeletedThreadResource`.
     ///
@@ -1264,6 +1296,8 @@ public struct DeletedThreadResource: Codable, MemberwiseEquatable, Sendable, Spe
     ) {
         self.id = id
         self.deleted = deleted
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `DeletedThreadResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1309,10 +1343,10 @@ public struct ExpiresAfterParam: Codable, MemberwiseEquatable, Sendable, SpecDev
     /// At least 1, at most 600.
     public var seconds: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ExpiresAfterParam`.
     ///
@@ -1320,6 +1354,8 @@ public struct ExpiresAfterParam: Codable, MemberwiseEquatable, Sendable, SpecDev
     ///   - seconds: Number of seconds after the anchor when the session expires. At least 1, at most 600.
     public init(seconds: Swift.Int) {
         self.seconds = seconds
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ExpiresAfterParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1360,10 +1396,10 @@ public struct FileAnnotation: Codable, MemberwiseEquatable, Sendable, SpecDeviat
     /// File attachment referenced by the annotation.
     public var source: FileAnnotationSource
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FileAnnotation`.
     ///
@@ -1371,6 +1407,8 @@ public struct FileAnnotation: Codable, MemberwiseEquatable, Sendable, SpecDeviat
     ///   - source: File attachment referenced by the annotation.
     public init(source: FileAnnotationSource) {
         self.source = source
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FileAnnotation` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1411,10 +1449,10 @@ public struct FileAnnotationSource: Codable, MemberwiseEquatable, Sendable, Spec
     /// Filename referenced by the annotation.
     public var filename: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FileAnnotationSource`.
     ///
@@ -1422,6 +1460,8 @@ public struct FileAnnotationSource: Codable, MemberwiseEquatable, Sendable, Spec
     ///   - filename: Filename referenced by the annotation.
     public init(filename: Swift.String) {
         self.filename = filename
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FileAnnotationSource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1470,10 +1510,10 @@ public struct FileUploadParam: Codable, MemberwiseEquatable, Sendable, SpecDevia
     /// At least 1.
     public var maxFiles: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FileUploadParam`.
     ///
@@ -1489,6 +1529,8 @@ public struct FileUploadParam: Codable, MemberwiseEquatable, Sendable, SpecDevia
         self.enabled = enabled
         self.maxFileSize = maxFileSize
         self.maxFiles = maxFiles
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FileUploadParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1537,10 +1579,10 @@ public struct HistoryParam: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
     /// At least 1.
     public var recentThreads: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `HistoryParam`.
     ///
@@ -1553,6 +1595,8 @@ public struct HistoryParam: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
     ) {
         self.enabled = enabled
         self.recentThreads = recentThreads
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `HistoryParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1596,10 +1640,10 @@ public struct InferenceOptions: Codable, MemberwiseEquatable, Sendable, SpecDevi
     /// Model name that generated the response. Defaults to null when using the session default.
     public var model: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `InferenceOptions`.
     ///
@@ -1612,6 +1656,8 @@ public struct InferenceOptions: Codable, MemberwiseEquatable, Sendable, SpecDevi
     ) {
         self.toolChoice = toolChoice
         self.model = model
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `InferenceOptions` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1653,10 +1699,10 @@ public struct LockedStatus: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
     /// Reason that the thread was locked. Defaults to null when no reason is recorded.
     public var reason: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `LockedStatus`.
     ///
@@ -1664,6 +1710,8 @@ public struct LockedStatus: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
     ///   - reason: Reason that the thread was locked.
     public init(reason: Swift.String? = nil) {
         self.reason = reason
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `LockedStatus` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1706,10 +1754,10 @@ public struct RateLimitsParam: Codable, MemberwiseEquatable, Sendable, SpecDevia
     /// At least 1.
     public var maxRequestsPer1Minute: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RateLimitsParam`.
     ///
@@ -1717,6 +1765,8 @@ public struct RateLimitsParam: Codable, MemberwiseEquatable, Sendable, SpecDevia
     ///   - maxRequestsPer1Minute: Maximum number of requests allowed per minute for the session. At least 1.
     public init(maxRequestsPer1Minute: Swift.Int? = nil) {
         self.maxRequestsPer1Minute = maxRequestsPer1Minute
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RateLimitsParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1757,10 +1807,10 @@ public struct ResponseOutputText: Codable, MemberwiseEquatable, Sendable, SpecDe
     /// Ordered list of annotations attached to the response text.
     public var annotations: [ResponseOutputText.Annotation]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseOutputText`.
     ///
@@ -1773,6 +1823,8 @@ public struct ResponseOutputText: Codable, MemberwiseEquatable, Sendable, SpecDe
     ) {
         self.text = text
         self.annotations = annotations
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseOutputText` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1871,10 +1923,10 @@ public struct TaskGroupItem: Codable, MemberwiseEquatable, Sendable, SpecDeviati
     /// Tasks included in the group.
     public var tasks: [TaskGroupTask]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `TaskGroupItem`.
     ///
@@ -1893,6 +1945,8 @@ public struct TaskGroupItem: Codable, MemberwiseEquatable, Sendable, SpecDeviati
         self.createdAt = createdAt
         self.threadID = threadID
         self.tasks = tasks
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `TaskGroupItem` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1948,10 +2002,10 @@ public struct TaskGroupTask: Codable, MemberwiseEquatable, Sendable, SpecDeviati
     /// Optional summary that describes the grouped task. Defaults to null when omitted.
     public var summary: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `TaskGroupTask`.
     ///
@@ -1967,6 +2021,8 @@ public struct TaskGroupTask: Codable, MemberwiseEquatable, Sendable, SpecDeviati
         self.type = type
         self.heading = heading
         self.summary = summary
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `TaskGroupTask` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2021,10 +2077,10 @@ public struct TaskItem: Codable, MemberwiseEquatable, Sendable, SpecDeviationRep
     /// Optional summary that describes the task. Defaults to null when omitted.
     public var summary: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `TaskItem`.
     ///
@@ -2049,6 +2105,8 @@ public struct TaskItem: Codable, MemberwiseEquatable, Sendable, SpecDeviationRep
         self.taskType = taskType
         self.heading = heading
         self.summary = summary
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `TaskItem` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2202,10 +2260,10 @@ public struct ThreadItemListResource: Codable, MemberwiseEquatable, Sendable, Sp
     /// Whether there are more items available.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ThreadItemListResource`.
     ///
@@ -2224,6 +2282,8 @@ public struct ThreadItemListResource: Codable, MemberwiseEquatable, Sendable, Sp
         self.firstID = firstID
         self.lastID = lastID
         self.hasMore = hasMore
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ThreadItemListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2287,10 +2347,10 @@ public struct ThreadListResource: Codable, MemberwiseEquatable, Sendable, SpecDe
     /// Whether there are more items available.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ThreadListResource`.
     ///
@@ -2309,6 +2369,8 @@ public struct ThreadListResource: Codable, MemberwiseEquatable, Sendable, SpecDe
         self.firstID = firstID
         self.lastID = lastID
         self.hasMore = hasMore
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ThreadListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2374,10 +2436,10 @@ public struct ThreadResource: Codable, MemberwiseEquatable, Sendable, SpecDeviat
     /// Free-form string that identifies your end user who owns the thread.
     public var user: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ThreadResource`.
     ///
@@ -2399,6 +2461,8 @@ public struct ThreadResource: Codable, MemberwiseEquatable, Sendable, SpecDeviat
         self.title = title
         self.status = status
         self.user = user
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ThreadResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2506,10 +2570,10 @@ public struct ToolChoice: Codable, MemberwiseEquatable, Sendable, SpecDeviationR
     /// Identifier of the requested tool.
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ToolChoice`.
     ///
@@ -2517,6 +2581,8 @@ public struct ToolChoice: Codable, MemberwiseEquatable, Sendable, SpecDeviationR
     ///   - id: Identifier of the requested tool.
     public init(id: Swift.String) {
         self.id = id
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ToolChoice` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2555,10 +2621,10 @@ public struct URLAnnotation: Codable, MemberwiseEquatable, Sendable, SpecDeviati
     /// URL referenced by the annotation.
     public var source: URLAnnotationSource
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `URLAnnotation`.
     ///
@@ -2566,6 +2632,8 @@ public struct URLAnnotation: Codable, MemberwiseEquatable, Sendable, SpecDeviati
     ///   - source: URL referenced by the annotation.
     public init(source: URLAnnotationSource) {
         self.source = source
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `URLAnnotation` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2606,10 +2674,10 @@ public struct URLAnnotationSource: Codable, MemberwiseEquatable, Sendable, SpecD
     /// URL referenced by the annotation.
     public var url: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `URLAnnotationSource`.
     ///
@@ -2617,6 +2685,8 @@ public struct URLAnnotationSource: Codable, MemberwiseEquatable, Sendable, SpecD
     ///   - url: URL referenced by the annotation.
     public init(url: Swift.String) {
         self.url = url
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `URLAnnotationSource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2657,10 +2727,10 @@ public struct UserMessageInputText: Codable, MemberwiseEquatable, Sendable, Spec
     /// Plain-text content supplied by the user.
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `UserMessageInputText`.
     ///
@@ -2668,6 +2738,8 @@ public struct UserMessageInputText: Codable, MemberwiseEquatable, Sendable, Spec
     ///   - text: Plain-text content supplied by the user.
     public init(text: Swift.String) {
         self.text = text
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `UserMessageInputText` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2718,10 +2790,10 @@ public struct UserMessageItem: Codable, MemberwiseEquatable, Sendable, SpecDevia
     /// Inference overrides applied to the message. Defaults to null when unset.
     public var inferenceOptions: InferenceOptions?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `UserMessageItem`.
     ///
@@ -2746,6 +2818,8 @@ public struct UserMessageItem: Codable, MemberwiseEquatable, Sendable, SpecDevia
         self.content = content
         self.attachments = attachments
         self.inferenceOptions = inferenceOptions
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `UserMessageItem` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2852,10 +2926,10 @@ public struct UserMessageQuotedText: Codable, MemberwiseEquatable, Sendable, Spe
     /// Quoted text content.
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `UserMessageQuotedText`.
     ///
@@ -2863,6 +2937,8 @@ public struct UserMessageQuotedText: Codable, MemberwiseEquatable, Sendable, Spe
     ///   - text: Quoted text content.
     public init(text: Swift.String) {
         self.text = text
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `UserMessageQuotedText` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2909,10 +2985,10 @@ public struct WidgetMessageItem: Codable, MemberwiseEquatable, Sendable, SpecDev
     /// Serialized widget payload rendered in the UI.
     public var widget: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `WidgetMessageItem`.
     ///
@@ -2931,6 +3007,8 @@ public struct WidgetMessageItem: Codable, MemberwiseEquatable, Sendable, SpecDev
         self.createdAt = createdAt
         self.threadID = threadID
         self.widget = widget
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `WidgetMessageItem` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2988,10 +3066,10 @@ public struct WorkflowParam: Codable, MemberwiseEquatable, Sendable, SpecDeviati
     /// Optional tracing overrides for the workflow invocation. When omitted, tracing is enabled by default.
     public var tracing: WorkflowTracingParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `WorkflowParam`.
     ///
@@ -3010,6 +3088,8 @@ public struct WorkflowParam: Codable, MemberwiseEquatable, Sendable, SpecDeviati
         self.version = version
         self.stateVariables = stateVariables
         self.tracing = tracing
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `WorkflowParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3120,10 +3200,10 @@ public struct WorkflowTracingParam: Codable, MemberwiseEquatable, Sendable, Spec
     /// Whether tracing is enabled during the session. Defaults to true.
     public var enabled: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `WorkflowTracingParam`.
     ///
@@ -3131,6 +3211,8 @@ public struct WorkflowTracingParam: Codable, MemberwiseEquatable, Sendable, Spec
     ///   - enabled: Whether tracing is enabled during the session.
     public init(enabled: Swift.Bool? = nil) {
         self.enabled = enabled
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `WorkflowTracingParam` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -23,10 +23,10 @@ public struct CreateCompletionResponse: Codable, MemberwiseEquatable, Sendable, 
     /// Usage statistics for the completion request.
     public var usage: CompletionUsage?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateCompletionResponse`.
     ///
@@ -51,6 +51,8 @@ public struct CreateCompletionResponse: Codable, MemberwiseEquatable, Sendable, 
         self.model = model
         self.systemFingerprint = systemFingerprint
         self.usage = usage
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateCompletionResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -108,10 +110,10 @@ public struct CreateCompletionResponse: Codable, MemberwiseEquatable, Sendable, 
         public var logprobs: CreateCompletionResponse.Choice.Logprobs?
         public var text: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Choice`.
         ///
@@ -130,6 +132,8 @@ public struct CreateCompletionResponse: Codable, MemberwiseEquatable, Sendable, 
             self.index = index
             self.logprobs = logprobs
             self.text = text
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Choice` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -200,10 +204,10 @@ public struct CreateCompletionResponse: Codable, MemberwiseEquatable, Sendable, 
             public var tokens: [Swift.String]?
             public var topLogprobs: [[Swift.String: Swift.Double]]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `Logprobs`.
             public init(
@@ -216,6 +220,8 @@ public struct CreateCompletionResponse: Codable, MemberwiseEquatable, Sendable, 
                 self.tokenLogprobs = tokenLogprobs
                 self.tokens = tokens
                 self.topLogprobs = topLogprobs
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `Logprobs` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -96,10 +96,10 @@ public struct CreateCompletionRequest: Codable, MemberwiseEquatable, Sendable, S
     /// A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#end-user-ids).
     public var user: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateCompletionRequest`.
     ///
@@ -160,6 +160,8 @@ public struct CreateCompletionRequest: Codable, MemberwiseEquatable, Sendable, S
         self.temperature = temperature
         self.topP = topP
         self.user = user
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateCompletionRequest` from its JSON object under the decoder's ``DecodingMode``; members it does

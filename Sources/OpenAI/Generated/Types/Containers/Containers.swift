@@ -15,10 +15,10 @@ public struct ContainerFileListResource: Codable, MemberwiseEquatable, Sendable,
     /// Whether there are more files available.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ContainerFileListResource`.
     ///
@@ -37,6 +37,8 @@ public struct ContainerFileListResource: Codable, MemberwiseEquatable, Sendable,
         self.firstID = firstID
         self.lastID = lastID
         self.hasMore = hasMore
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ContainerFileListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -106,10 +108,10 @@ public struct ContainerFileResource: Codable, MemberwiseEquatable, Sendable, Spe
     /// Source of the file (e.g., `user`, `assistant`).
     public var source: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ContainerFileResource`.
     ///
@@ -137,6 +139,8 @@ public struct ContainerFileResource: Codable, MemberwiseEquatable, Sendable, Spe
         self.bytes = bytes
         self.path = path
         self.source = source
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ContainerFileResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -197,10 +201,10 @@ public struct ContainerListResource: Codable, MemberwiseEquatable, Sendable, Spe
     /// Whether there are more containers available.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ContainerListResource`.
     ///
@@ -219,6 +223,8 @@ public struct ContainerListResource: Codable, MemberwiseEquatable, Sendable, Spe
         self.firstID = firstID
         self.lastID = lastID
         self.hasMore = hasMore
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ContainerListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -282,10 +288,10 @@ public struct ContainerNetworkPolicyAllowlistParam: Codable, MemberwiseEquatable
     /// At least 1 item.
     public var domainSecrets: [ContainerNetworkPolicyDomainSecretParam]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ContainerNetworkPolicyAllowlistParam`.
     ///
@@ -298,6 +304,8 @@ public struct ContainerNetworkPolicyAllowlistParam: Codable, MemberwiseEquatable
     ) {
         self.allowedDomains = allowedDomains
         self.domainSecrets = domainSecrets
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ContainerNetworkPolicyAllowlistParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -339,13 +347,15 @@ public struct ContainerNetworkPolicyAllowlistParam: Codable, MemberwiseEquatable
 /// - Remark: Generated from `#/components/schemas/ContainerNetworkPolicyDisabledParam`.
 public struct ContainerNetworkPolicyDisabledParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ContainerNetworkPolicyDisabledParam`.
     public init() {
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ContainerNetworkPolicyDisabledParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -393,10 +403,10 @@ public struct ContainerNetworkPolicyDomainSecretParam: Codable, MemberwiseEquata
     /// 1 to 10485760 characters.
     public var value: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ContainerNetworkPolicyDomainSecretParam`.
     ///
@@ -412,6 +422,8 @@ public struct ContainerNetworkPolicyDomainSecretParam: Codable, MemberwiseEquata
         self.domain = domain
         self.name = name
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ContainerNetworkPolicyDomainSecretParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -487,10 +499,10 @@ public struct ContainerResource: Codable, MemberwiseEquatable, Sendable, SpecDev
     /// Network access policy for the container.
     public var networkPolicy: ContainerResource.NetworkPolicy?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ContainerResource`.
     ///
@@ -524,6 +536,8 @@ public struct ContainerResource: Codable, MemberwiseEquatable, Sendable, SpecDev
         self.expiresAfter = expiresAfter
         self.memoryLimit = memoryLimit
         self.networkPolicy = networkPolicy
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ContainerResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -587,10 +601,10 @@ public struct ContainerResource: Codable, MemberwiseEquatable, Sendable, SpecDev
         /// The number of minutes after the anchor before the container expires.
         public var minutes: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ExpiresAfter`.
         ///
@@ -598,6 +612,8 @@ public struct ContainerResource: Codable, MemberwiseEquatable, Sendable, SpecDev
         ///   - minutes: The number of minutes after the anchor before the container expires.
         public init(minutes: Swift.Int? = nil) {
             self.minutes = minutes
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ExpiresAfter` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -640,10 +656,10 @@ public struct ContainerResource: Codable, MemberwiseEquatable, Sendable, SpecDev
         /// Allowed outbound domains when `type` is `allowlist`.
         public var allowedDomains: [Swift.String]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `NetworkPolicy`.
         ///
@@ -656,6 +672,8 @@ public struct ContainerResource: Codable, MemberwiseEquatable, Sendable, SpecDev
         ) {
             self.type = type
             self.allowedDomains = allowedDomains
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `NetworkPolicy` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -725,10 +743,10 @@ public struct CreateContainerBody: Codable, MemberwiseEquatable, Sendable, SpecD
     /// Network access policy for the container.
     public var networkPolicy: CreateContainerBody.NetworkPolicy?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateContainerBody`.
     ///
@@ -753,6 +771,8 @@ public struct CreateContainerBody: Codable, MemberwiseEquatable, Sendable, SpecD
         self.skills = skills
         self.memoryLimit = memoryLimit
         self.networkPolicy = networkPolicy
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateContainerBody` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -804,14 +824,16 @@ public struct CreateContainerBody: Codable, MemberwiseEquatable, Sendable, SpecD
     public struct ExpiresAfter: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var minutes: Swift.Int
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ExpiresAfter`.
         public init(minutes: Swift.Int) {
             self.minutes = minutes
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ExpiresAfter` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -951,10 +973,10 @@ public struct CreateContainerFileBody: Codable, MemberwiseEquatable, Sendable, S
     /// Raw bytes.
     public var file: FileUpload?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateContainerFileBody`.
     ///
@@ -967,6 +989,8 @@ public struct CreateContainerFileBody: Codable, MemberwiseEquatable, Sendable, S
     ) {
         self.fileID = fileID
         self.file = file
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateContainerFileBody` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1017,10 +1041,10 @@ public struct InlineSkillParam: Codable, MemberwiseEquatable, Sendable, SpecDevi
     /// Inline skill payload
     public var source: InlineSkillSourceParam
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `InlineSkillParam`.
     ///
@@ -1036,6 +1060,8 @@ public struct InlineSkillParam: Codable, MemberwiseEquatable, Sendable, SpecDevi
         self.name = name
         self.description = description
         self.source = source
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `InlineSkillParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1086,10 +1112,10 @@ public struct InlineSkillSourceParam: Codable, MemberwiseEquatable, Sendable, Sp
     /// 1 to 70254592 characters.
     public var data: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `InlineSkillSourceParam`.
     ///
@@ -1097,6 +1123,8 @@ public struct InlineSkillSourceParam: Codable, MemberwiseEquatable, Sendable, Sp
     ///   - data: Base64-encoded skill zip bundle. 1 to 70254592 characters.
     public init(data: Swift.String) {
         self.data = data
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `InlineSkillSourceParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1143,10 +1171,10 @@ public struct SkillReferenceParam: Codable, MemberwiseEquatable, Sendable, SpecD
     /// Optional skill version. Use a positive integer or 'latest'. Omit for default.
     public var version: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `SkillReferenceParam`.
     ///
@@ -1159,6 +1187,8 @@ public struct SkillReferenceParam: Codable, MemberwiseEquatable, Sendable, SpecD
     ) {
         self.skillID = skillID
         self.version = version
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `SkillReferenceParam` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -18,10 +18,10 @@ public struct C2PAProvenanceResult: Codable, MemberwiseEquatable, Sendable, Spec
     /// The UTC RFC 3339 timestamp recorded by the provenance signal for when the asset was generated, when available.
     public var generatedAt: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `C2PAProvenanceResult`.
     ///
@@ -43,6 +43,8 @@ public struct C2PAProvenanceResult: Codable, MemberwiseEquatable, Sendable, Spec
         self.issuer = issuer
         self.model = model
         self.generatedAt = generatedAt
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `C2PAProvenanceResult` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -118,10 +120,10 @@ public struct CreateContentProvenanceBody: Codable, MemberwiseEquatable, Sendabl
     /// Raw bytes.
     public var file: FileUpload
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateContentProvenanceBody`.
     ///
@@ -129,6 +131,8 @@ public struct CreateContentProvenanceBody: Codable, MemberwiseEquatable, Sendabl
     ///   - file: The image or audio file to check for supported OpenAI provenance signals.
     public init(file: FileUpload) {
         self.file = file
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateContentProvenanceBody` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -202,10 +206,10 @@ public struct ProvenanceResource: Codable, MemberwiseEquatable, Sendable, SpecDe
     /// The provenance results that apply to the uploaded file. Image results include C2PA and SynthID; audio results include SynthID.
     public var results: [ProvenanceResource.ResultValue]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProvenanceResource`.
     ///
@@ -218,6 +222,8 @@ public struct ProvenanceResource: Codable, MemberwiseEquatable, Sendable, SpecDe
     ) {
         self.createdAt = createdAt
         self.results = results
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProvenanceResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -311,10 +317,10 @@ public struct SynthIDProvenanceResult: Codable, MemberwiseEquatable, Sendable, S
     /// The UTC RFC 3339 timestamp recorded by the provenance signal for when the asset was generated, when available.
     public var generatedAt: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `SynthIDProvenanceResult`.
     ///
@@ -330,6 +336,8 @@ public struct SynthIDProvenanceResult: Codable, MemberwiseEquatable, Sendable, S
         self.outcome = outcome
         self.model = model
         self.generatedAt = generatedAt
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `SynthIDProvenanceResult` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -25,10 +25,10 @@ public struct EasyInputMessage: Codable, MemberwiseEquatable, Sendable, SpecDevi
     /// phase on all assistant messages — dropping it can degrade performance. Not used for user messages.
     public var phase: MessagePhase?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `EasyInputMessage`.
     ///
@@ -44,6 +44,8 @@ public struct EasyInputMessage: Codable, MemberwiseEquatable, Sendable, SpecDevi
         self.role = role
         self.content = content
         self.phase = phase
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `EasyInputMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -220,10 +222,10 @@ public struct FileSearchToolCall: Codable, MemberwiseEquatable, Sendable, SpecDe
     /// The results of the file search tool call.
     public var results: [FileSearchToolCall.ResultValue]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FileSearchToolCall`.
     ///
@@ -242,6 +244,8 @@ public struct FileSearchToolCall: Codable, MemberwiseEquatable, Sendable, SpecDe
         self.status = status
         self.queries = queries
         self.results = results
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FileSearchToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -329,10 +333,10 @@ public struct FileSearchToolCall: Codable, MemberwiseEquatable, Sendable, SpecDe
         /// The relevance score of the file - a value between 0 and 1.
         public var score: Swift.Double?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResultValue`.
         ///
@@ -354,6 +358,8 @@ public struct FileSearchToolCall: Codable, MemberwiseEquatable, Sendable, SpecDe
             self.filename = filename
             self.attributes = attributes
             self.score = score
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResultValue` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -498,10 +504,10 @@ public struct FunctionCallOutputItemParam: Codable, MemberwiseEquatable, Sendabl
     /// The status of the item. One of `in_progress`, `completed`, or `incomplete`. Populated when items are returned via API.
     public var status: FunctionCallItemStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FunctionCallOutputItemParam`.
     ///
@@ -529,6 +535,8 @@ public struct FunctionCallOutputItemParam: Codable, MemberwiseEquatable, Sendabl
         self.namespace = namespace
         self.caller = caller
         self.status = status
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FunctionCallOutputItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -742,10 +750,10 @@ public struct FunctionShellAction: Codable, MemberwiseEquatable, Sendable, SpecD
     /// Optional maximum number of characters to return from each command.
     public var maxOutputLength: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FunctionShellAction`.
     ///
@@ -761,6 +769,8 @@ public struct FunctionShellAction: Codable, MemberwiseEquatable, Sendable, SpecD
         self.commands = commands
         self.timeoutMs = timeoutMs
         self.maxOutputLength = maxOutputLength
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FunctionShellAction` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -811,10 +821,10 @@ public struct FunctionShellActionParam: Codable, MemberwiseEquatable, Sendable, 
     /// Maximum number of UTF-8 characters to capture from combined stdout and stderr output.
     public var maxOutputLength: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FunctionShellActionParam`.
     ///
@@ -830,6 +840,8 @@ public struct FunctionShellActionParam: Codable, MemberwiseEquatable, Sendable, 
         self.commands = commands
         self.timeoutMs = timeoutMs
         self.maxOutputLength = maxOutputLength
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FunctionShellActionParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -885,10 +897,10 @@ public struct FunctionShellCall: Codable, MemberwiseEquatable, Sendable, SpecDev
     /// The ID of the entity that created this tool call.
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FunctionShellCall`.
     ///
@@ -916,6 +928,8 @@ public struct FunctionShellCall: Codable, MemberwiseEquatable, Sendable, SpecDev
         self.status = status
         self.environment = environment
         self.createdBy = createdBy
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FunctionShellCall` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1033,10 +1047,10 @@ public struct FunctionShellCallItemParam: Codable, MemberwiseEquatable, Sendable
     /// The environment to execute the shell commands in.
     public var environment: FunctionShellCallItemParam.Environment?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FunctionShellCallItemParam`.
     ///
@@ -1061,6 +1075,8 @@ public struct FunctionShellCallItemParam: Codable, MemberwiseEquatable, Sendable
         self.action = action
         self.status = status
         self.environment = environment
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FunctionShellCallItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1200,10 +1216,10 @@ public struct FunctionShellCallOutput: Codable, MemberwiseEquatable, Sendable, S
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FunctionShellCallOutput`.
     ///
@@ -1231,6 +1247,8 @@ public struct FunctionShellCallOutput: Codable, MemberwiseEquatable, Sendable, S
         self.output = output
         self.maxOutputLength = maxOutputLength
         self.createdBy = createdBy
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FunctionShellCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1299,10 +1317,10 @@ public struct FunctionShellCallOutputContentParam: Codable, MemberwiseEquatable,
     /// The exit or timeout outcome associated with this shell call.
     public var outcome: FunctionShellCallOutputOutcomeParam
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FunctionShellCallOutputContentParam`.
     ///
@@ -1318,6 +1336,8 @@ public struct FunctionShellCallOutputContentParam: Codable, MemberwiseEquatable,
         self.stdout = stdout
         self.stderr = stderr
         self.outcome = outcome
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FunctionShellCallOutputContentParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1364,10 +1384,10 @@ public struct FunctionShellCallOutputExitOutcomeParam: Codable, MemberwiseEquata
     /// The exit code returned by the shell process.
     public var exitCode: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FunctionShellCallOutputExitOutcomeParam`.
     ///
@@ -1375,6 +1395,8 @@ public struct FunctionShellCallOutputExitOutcomeParam: Codable, MemberwiseEquata
     ///   - exitCode: The exit code returned by the shell process.
     public init(exitCode: Swift.Int) {
         self.exitCode = exitCode
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FunctionShellCallOutputExitOutcomeParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1427,10 +1449,10 @@ public struct FunctionShellCallOutputItemParam: Codable, MemberwiseEquatable, Se
     /// The maximum number of UTF-8 characters captured for this shell call's combined output.
     public var maxOutputLength: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FunctionShellCallOutputItemParam`.
     ///
@@ -1455,6 +1477,8 @@ public struct FunctionShellCallOutputItemParam: Codable, MemberwiseEquatable, Se
         self.output = output
         self.status = status
         self.maxOutputLength = maxOutputLength
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FunctionShellCallOutputItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1581,13 +1605,15 @@ public struct FunctionShellCallOutputStatusEnum: OpenEnum {
 /// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputTimeoutOutcomeParam`.
 public struct FunctionShellCallOutputTimeoutOutcomeParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FunctionShellCallOutputTimeoutOutcomeParam`.
     public init() {
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FunctionShellCallOutputTimeoutOutcomeParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1660,10 +1686,10 @@ public struct FunctionToolCallOutputResource: Codable, MemberwiseEquatable, Send
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FunctionToolCallOutputResource`.
     ///
@@ -1694,6 +1720,8 @@ public struct FunctionToolCallOutputResource: Codable, MemberwiseEquatable, Send
         self.output = output
         self.status = status
         self.createdBy = createdBy
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FunctionToolCallOutputResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1822,10 +1850,10 @@ public struct FunctionToolCallResource: Codable, MemberwiseEquatable, Sendable, 
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FunctionToolCallResource`.
     ///
@@ -1856,6 +1884,8 @@ public struct FunctionToolCallResource: Codable, MemberwiseEquatable, Sendable, 
         self.arguments = arguments
         self.status = status
         self.createdBy = createdBy
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FunctionToolCallResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1917,10 +1947,10 @@ public struct HTTPError: Codable, MemberwiseEquatable, Sendable, SpecDeviationRe
     public var code: Swift.Int
     public var message: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `HTTPError`.
     public init(
@@ -1929,6 +1959,8 @@ public struct HTTPError: Codable, MemberwiseEquatable, Sendable, SpecDeviationRe
     ) {
         self.code = code
         self.message = message
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `HTTPError` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2000,10 +2032,10 @@ public struct ImageGenToolCall: Codable, MemberwiseEquatable, Sendable, SpecDevi
     /// The generated image encoded in base64.
     public var result: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ImageGenToolCall`.
     ///
@@ -2019,6 +2051,8 @@ public struct ImageGenToolCall: Codable, MemberwiseEquatable, Sendable, SpecDevi
         self.id = id
         self.status = status
         self.result = result
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ImageGenToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2156,10 +2190,10 @@ public struct InputFileContent: Codable, MemberwiseEquatable, Sendable, SpecDevi
     /// The detail level of the file to be sent to the model. Use `auto` to let the system select the detail level; for GPT-5.6 and later models, `auto` uses high-quality rendering, which may increase input token usage. Use `low` for lower-cost rendering, or `high` to render the file at higher quality. Defaults to `auto`.
     public var detail: FileInputDetail?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `InputFileContent`.
     ///
@@ -2184,6 +2218,8 @@ public struct InputFileContent: Codable, MemberwiseEquatable, Sendable, SpecDevi
         self.promptCacheBreakpoint = promptCacheBreakpoint
         self.fileURL = fileURL
         self.detail = detail
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `InputFileContent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2253,10 +2289,10 @@ public struct InputFileContentParam: Codable, MemberwiseEquatable, Sendable, Spe
     /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
     public var promptCacheBreakpoint: PromptCacheBreakpointParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `InputFileContentParam`.
     ///
@@ -2281,6 +2317,8 @@ public struct InputFileContentParam: Codable, MemberwiseEquatable, Sendable, Spe
         self.fileURL = fileURL
         self.detail = detail
         self.promptCacheBreakpoint = promptCacheBreakpoint
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `InputFileContentParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2344,10 +2382,10 @@ public struct InputImageContent: Codable, MemberwiseEquatable, Sendable, SpecDev
     /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
     public var promptCacheBreakpoint: PromptCacheBreakpointConfig?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `InputImageContent`.
     ///
@@ -2366,6 +2404,8 @@ public struct InputImageContent: Codable, MemberwiseEquatable, Sendable, SpecDev
         self.fileID = fileID
         self.detail = detail
         self.promptCacheBreakpoint = promptCacheBreakpoint
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `InputImageContent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2425,10 +2465,10 @@ public struct InputImageContentParamAutoParam: Codable, MemberwiseEquatable, Sen
     /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
     public var promptCacheBreakpoint: PromptCacheBreakpointParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `InputImageContentParamAutoParam`.
     ///
@@ -2447,6 +2487,8 @@ public struct InputImageContentParamAutoParam: Codable, MemberwiseEquatable, Sen
         self.fileID = fileID
         self.detail = detail
         self.promptCacheBreakpoint = promptCacheBreakpoint
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `InputImageContentParamAutoParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2581,10 +2623,10 @@ public struct InputMessage: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
     /// types.
     public var content: InputMessageContentList
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `InputMessage`.
     ///
@@ -2600,6 +2642,8 @@ public struct InputMessage: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
         self.role = role
         self.status = status
         self.content = content
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `InputMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2680,10 +2724,10 @@ public struct InputTextContent: Codable, MemberwiseEquatable, Sendable, SpecDevi
     /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
     public var promptCacheBreakpoint: PromptCacheBreakpointConfig?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `InputTextContent`.
     ///
@@ -2696,6 +2740,8 @@ public struct InputTextContent: Codable, MemberwiseEquatable, Sendable, SpecDevi
     ) {
         self.text = text
         self.promptCacheBreakpoint = promptCacheBreakpoint
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `InputTextContent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2745,10 +2791,10 @@ public struct InputTextContentParam: Codable, MemberwiseEquatable, Sendable, Spe
     /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
     public var promptCacheBreakpoint: PromptCacheBreakpointParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `InputTextContentParam`.
     ///
@@ -2761,6 +2807,8 @@ public struct InputTextContentParam: Codable, MemberwiseEquatable, Sendable, Spe
     ) {
         self.text = text
         self.promptCacheBreakpoint = promptCacheBreakpoint
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `InputTextContentParam` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -11,10 +11,10 @@ public struct ItemReferenceParam: Codable, MemberwiseEquatable, Sendable, SpecDe
     /// The ID of the item to reference.
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ItemReferenceParam`.
     ///
@@ -22,6 +22,8 @@ public struct ItemReferenceParam: Codable, MemberwiseEquatable, Sendable, SpecDe
     ///   - id: The ID of the item to reference.
     public init(id: Swift.String) {
         self.id = id
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ItemReferenceParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -64,10 +66,10 @@ public struct KeyPressAction: Codable, MemberwiseEquatable, Sendable, SpecDeviat
     /// The combination of keys the model is requesting to be pressed. This is an array of strings, each representing a key.
     public var keys: [Swift.String]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `KeyPressAction`.
     ///
@@ -75,6 +77,8 @@ public struct KeyPressAction: Codable, MemberwiseEquatable, Sendable, SpecDeviat
     ///   - keys: The combination of keys the model is requesting to be pressed.
     public init(keys: [Swift.String]) {
         self.keys = keys
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `KeyPressAction` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -115,13 +119,15 @@ public struct KeyPressAction: Codable, MemberwiseEquatable, Sendable, SpecDeviat
 /// - Remark: Generated from `#/components/schemas/LocalEnvironmentResource`.
 public struct LocalEnvironmentResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `LocalEnvironmentResource`.
     public init() {
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `LocalEnvironmentResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -169,10 +175,10 @@ public struct LocalShellExecAction: Codable, MemberwiseEquatable, Sendable, Spec
     /// Optional user to run the command as.
     public var user: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `LocalShellExecAction`.
     ///
@@ -194,6 +200,8 @@ public struct LocalShellExecAction: Codable, MemberwiseEquatable, Sendable, Spec
         self.workingDirectory = workingDirectory
         self.env = env
         self.user = user
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `LocalShellExecAction` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -252,10 +260,10 @@ public struct LocalShellToolCall: Codable, MemberwiseEquatable, Sendable, SpecDe
     /// The status of the local shell call.
     public var status: MessageStatus
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `LocalShellToolCall`.
     ///
@@ -274,6 +282,8 @@ public struct LocalShellToolCall: Codable, MemberwiseEquatable, Sendable, SpecDe
         self.callID = callID
         self.action = action
         self.status = status
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `LocalShellToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -327,10 +337,10 @@ public struct LocalShellToolCallOutput: Codable, MemberwiseEquatable, Sendable, 
     /// The status of the item. One of `in_progress`, `completed`, or `incomplete`.
     public var status: MessageStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `LocalShellToolCallOutput`.
     ///
@@ -346,6 +356,8 @@ public struct LocalShellToolCallOutput: Codable, MemberwiseEquatable, Sendable, 
         self.id = id
         self.output = output
         self.status = status
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `LocalShellToolCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -396,10 +408,10 @@ public struct LogProb: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepo
     public var bytes: [Swift.Int]
     public var topLogprobs: [TopLogProb]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `LogProb`.
     public init(
@@ -412,6 +424,8 @@ public struct LogProb: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepo
         self.logprob = logprob
         self.bytes = bytes
         self.topLogprobs = topLogprobs
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `LogProb` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -465,10 +479,10 @@ public struct MCPApprovalRequest: Codable, MemberwiseEquatable, Sendable, SpecDe
     /// A JSON string of arguments for the tool.
     public var arguments: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `MCPApprovalRequest`.
     ///
@@ -487,6 +501,8 @@ public struct MCPApprovalRequest: Codable, MemberwiseEquatable, Sendable, SpecDe
         self.serverLabel = serverLabel
         self.name = name
         self.arguments = arguments
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `MCPApprovalRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -542,10 +558,10 @@ public struct MCPApprovalResponse: Codable, MemberwiseEquatable, Sendable, SpecD
     /// Optional reason for the decision.
     public var reason: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `MCPApprovalResponse`.
     ///
@@ -564,6 +580,8 @@ public struct MCPApprovalResponse: Codable, MemberwiseEquatable, Sendable, SpecD
         self.approvalRequestID = approvalRequestID
         self.approve = approve
         self.reason = reason
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `MCPApprovalResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -619,10 +637,10 @@ public struct MCPApprovalResponseResource: Codable, MemberwiseEquatable, Sendabl
     /// Optional reason for the decision.
     public var reason: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `MCPApprovalResponseResource`.
     ///
@@ -641,6 +659,8 @@ public struct MCPApprovalResponseResource: Codable, MemberwiseEquatable, Sendabl
         self.approvalRequestID = approvalRequestID
         self.approve = approve
         self.reason = reason
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `MCPApprovalResponseResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -696,10 +716,10 @@ public struct MCPListTools: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
     /// Error message if the server could not list tools.
     public var error: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `MCPListTools`.
     ///
@@ -718,6 +738,8 @@ public struct MCPListTools: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
         self.serverLabel = serverLabel
         self.tools = tools
         self.error = error
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `MCPListTools` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -775,10 +797,10 @@ public struct MCPListToolsTool: Codable, MemberwiseEquatable, Sendable, SpecDevi
     /// Additional annotations about the tool.
     public var annotations: JSONObject?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `MCPListToolsTool`.
     ///
@@ -797,6 +819,8 @@ public struct MCPListToolsTool: Codable, MemberwiseEquatable, Sendable, SpecDevi
         self.description = description
         self.inputSchema = inputSchema
         self.annotations = annotations
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `MCPListToolsTool` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -844,10 +868,10 @@ public struct MCPProtocolError: Codable, MemberwiseEquatable, Sendable, SpecDevi
     public var code: Swift.Int
     public var message: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `MCPProtocolError`.
     public init(
@@ -856,6 +880,8 @@ public struct MCPProtocolError: Codable, MemberwiseEquatable, Sendable, SpecDevi
     ) {
         self.code = code
         self.message = message
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `MCPProtocolError` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -914,10 +940,10 @@ public struct MCPToolCall: Codable, MemberwiseEquatable, Sendable, SpecDeviation
     /// Include this value in a subsequent `mcp_approval_response` input to approve or reject the corresponding tool call.
     public var approvalRequestID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `MCPToolCall`.
     ///
@@ -948,6 +974,8 @@ public struct MCPToolCall: Codable, MemberwiseEquatable, Sendable, SpecDeviation
         self.error = error
         self.status = status
         self.approvalRequestID = approvalRequestID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `MCPToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1089,14 +1117,16 @@ public struct MCPToolCallStatus: OpenEnum {
 public struct MCPToolExecutionError: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var content: JSONValue
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `MCPToolExecutionError`.
     public init(content: JSONValue) {
         self.content = content
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `MCPToolExecutionError` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1145,10 +1175,10 @@ public struct Message: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepo
     /// Labels an `assistant` message as intermediate commentary (`commentary`) or the final answer (`final_answer`). For models like `gpt-5.3-codex` and beyond, when sending follow-up requests, preserve and resend phase on all assistant messages — dropping it can degrade performance. Not used for user messages.
     public var phase: MessagePhase2?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Message`.
     ///
@@ -1170,6 +1200,8 @@ public struct Message: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepo
         self.role = role
         self.content = content
         self.phase = phase
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Message` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1416,10 +1448,10 @@ public struct MoveParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationRe
     /// The keys being held while moving the mouse.
     public var keys: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `MoveParam`.
     ///
@@ -1435,6 +1467,8 @@ public struct MoveParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationRe
         self.x = x
         self.y = y
         self.keys = keys
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `MoveParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1486,10 +1520,10 @@ public struct OutputTextContent: Codable, MemberwiseEquatable, Sendable, SpecDev
     public var annotations: [Annotation]
     public var logprobs: [LogProb]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `OutputTextContent`.
     ///
@@ -1505,6 +1539,8 @@ public struct OutputTextContent: Codable, MemberwiseEquatable, Sendable, SpecDev
         self.text = text
         self.annotations = annotations
         self.logprobs = logprobs
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `OutputTextContent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1555,10 +1591,10 @@ public struct Program: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepo
     /// Opaque program replay fingerprint that must be round-tripped.
     public var fingerprint: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Program`.
     ///
@@ -1577,6 +1613,8 @@ public struct Program: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepo
         self.callID = callID
         self.code = code
         self.fingerprint = fingerprint
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Program` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1636,10 +1674,10 @@ public struct ProgramItemParam: Codable, MemberwiseEquatable, Sendable, SpecDevi
     /// At most 10485760 characters.
     public var fingerprint: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProgramItemParam`.
     ///
@@ -1658,6 +1696,8 @@ public struct ProgramItemParam: Codable, MemberwiseEquatable, Sendable, SpecDevi
         self.callID = callID
         self.code = code
         self.fingerprint = fingerprint
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProgramItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1711,10 +1751,10 @@ public struct ProgramOutput: Codable, MemberwiseEquatable, Sendable, SpecDeviati
     /// The terminal status of the program output item.
     public var status: ProgramOutputStatus
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProgramOutput`.
     ///
@@ -1733,6 +1773,8 @@ public struct ProgramOutput: Codable, MemberwiseEquatable, Sendable, SpecDeviati
         self.callID = callID
         self.result = result
         self.status = status
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProgramOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1790,10 +1832,10 @@ public struct ProgramOutputItemParam: Codable, MemberwiseEquatable, Sendable, Sp
     /// The terminal status of the program output.
     public var status: ProgramOutputItemStatus
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProgramOutputItemParam`.
     ///
@@ -1812,6 +1854,8 @@ public struct ProgramOutputItemParam: Codable, MemberwiseEquatable, Sendable, Sp
         self.callID = callID
         self.result = result
         self.status = status
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProgramOutputItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1897,10 +1941,10 @@ public struct ProgramToolCallCaller: Codable, MemberwiseEquatable, Sendable, Spe
     /// The call ID of the program item that produced this tool call.
     public var callerID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProgramToolCallCaller`.
     ///
@@ -1908,6 +1952,8 @@ public struct ProgramToolCallCaller: Codable, MemberwiseEquatable, Sendable, Spe
     ///   - callerID: The call ID of the program item that produced this tool call.
     public init(callerID: Swift.String) {
         self.callerID = callerID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProgramToolCallCaller` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1950,10 +1996,10 @@ public struct ProgramToolCallCallerParam: Codable, MemberwiseEquatable, Sendable
     /// 1 to 64 characters.
     public var callerID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProgramToolCallCallerParam`.
     ///
@@ -1961,6 +2007,8 @@ public struct ProgramToolCallCallerParam: Codable, MemberwiseEquatable, Sendable
     ///   - callerID: The call ID of the program item that produced this tool call. 1 to 64 characters.
     public init(callerID: Swift.String) {
         self.callerID = callerID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProgramToolCallCallerParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2001,13 +2049,15 @@ public struct ProgramToolCallCallerParam: Codable, MemberwiseEquatable, Sendable
 /// - Remark: Generated from `#/components/schemas/PromptCacheBreakpointConfig`.
 public struct PromptCacheBreakpointConfig: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `PromptCacheBreakpointConfig`.
     public init() {
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `PromptCacheBreakpointConfig` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2049,10 +2099,10 @@ public struct RealtimeMCPListTools: Codable, MemberwiseEquatable, Sendable, Spec
     /// The tools available on the server.
     public var tools: [MCPListToolsTool]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeMCPListTools`.
     ///
@@ -2068,6 +2118,8 @@ public struct RealtimeMCPListTools: Codable, MemberwiseEquatable, Sendable, Spec
         self.id = id
         self.serverLabel = serverLabel
         self.tools = tools
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeMCPListTools` from its JSON object under the decoder's ``DecodingMode``; members it does

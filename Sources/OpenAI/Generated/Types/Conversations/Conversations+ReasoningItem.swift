@@ -31,10 +31,10 @@ public struct ReasoningItem: Codable, MemberwiseEquatable, Sendable, SpecDeviati
     /// `incomplete`. Populated when items are returned via API.
     public var status: MessageStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ReasoningItem`.
     ///
@@ -56,6 +56,8 @@ public struct ReasoningItem: Codable, MemberwiseEquatable, Sendable, SpecDeviati
         self.summary = summary
         self.content = content
         self.status = status
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ReasoningItem` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -110,10 +112,10 @@ public struct ReasoningTextContent: Codable, MemberwiseEquatable, Sendable, Spec
     /// The reasoning text from the model.
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ReasoningTextContent`.
     ///
@@ -121,6 +123,8 @@ public struct ReasoningTextContent: Codable, MemberwiseEquatable, Sendable, Spec
     ///   - text: The reasoning text from the model.
     public init(text: Swift.String) {
         self.text = text
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ReasoningTextContent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -163,10 +167,10 @@ public struct RefusalContent: Codable, MemberwiseEquatable, Sendable, SpecDeviat
     /// The refusal explanation from the model.
     public var refusal: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RefusalContent`.
     ///
@@ -174,6 +178,8 @@ public struct RefusalContent: Codable, MemberwiseEquatable, Sendable, SpecDeviat
     ///   - refusal: The refusal explanation from the model.
     public init(refusal: Swift.String) {
         self.refusal = refusal
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RefusalContent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -214,13 +220,15 @@ public struct RefusalContent: Codable, MemberwiseEquatable, Sendable, SpecDeviat
 /// - Remark: Generated from `#/components/schemas/ScreenshotParam`.
 public struct ScreenshotParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ScreenshotParam`.
     public init() {
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ScreenshotParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -268,10 +276,10 @@ public struct ScrollParam: Codable, MemberwiseEquatable, Sendable, SpecDeviation
     /// The keys being held while scrolling.
     public var keys: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ScrollParam`.
     ///
@@ -293,6 +301,8 @@ public struct ScrollParam: Codable, MemberwiseEquatable, Sendable, SpecDeviation
         self.scrollX = scrollX
         self.scrollY = scrollY
         self.keys = keys
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ScrollParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -347,10 +357,10 @@ public struct SummaryTextContent: Codable, MemberwiseEquatable, Sendable, SpecDe
     /// A summary of the reasoning output from the model so far.
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `SummaryTextContent`.
     ///
@@ -358,6 +368,8 @@ public struct SummaryTextContent: Codable, MemberwiseEquatable, Sendable, SpecDe
     ///   - text: A summary of the reasoning output from the model so far.
     public init(text: Swift.String) {
         self.text = text
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `SummaryTextContent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -399,14 +411,16 @@ public struct SummaryTextContent: Codable, MemberwiseEquatable, Sendable, SpecDe
 public struct TextContent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `TextContent`.
     public init(text: Swift.String) {
         self.text = text
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `TextContent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -555,10 +569,10 @@ public struct ToolSearchCall: Codable, MemberwiseEquatable, Sendable, SpecDeviat
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ToolSearchCall`.
     ///
@@ -583,6 +597,8 @@ public struct ToolSearchCall: Codable, MemberwiseEquatable, Sendable, SpecDeviat
         self.arguments = arguments
         self.status = status
         self.createdBy = createdBy
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ToolSearchCall` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -646,10 +662,10 @@ public struct ToolSearchCallItemParam: Codable, MemberwiseEquatable, Sendable, S
     /// The status of the tool search call.
     public var status: FunctionCallItemStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ToolSearchCallItemParam`.
     ///
@@ -671,6 +687,8 @@ public struct ToolSearchCallItemParam: Codable, MemberwiseEquatable, Sendable, S
         self.execution = execution
         self.arguments = arguments
         self.status = status
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ToolSearchCallItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -749,10 +767,10 @@ public struct ToolSearchOutput: Codable, MemberwiseEquatable, Sendable, SpecDevi
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ToolSearchOutput`.
     ///
@@ -777,6 +795,8 @@ public struct ToolSearchOutput: Codable, MemberwiseEquatable, Sendable, SpecDevi
         self.tools = tools
         self.status = status
         self.createdBy = createdBy
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ToolSearchOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -840,10 +860,10 @@ public struct ToolSearchOutputItemParam: Codable, MemberwiseEquatable, Sendable,
     /// The status of the tool search output.
     public var status: FunctionCallItemStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ToolSearchOutputItemParam`.
     ///
@@ -865,6 +885,8 @@ public struct ToolSearchOutputItemParam: Codable, MemberwiseEquatable, Sendable,
         self.execution = execution
         self.tools = tools
         self.status = status
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ToolSearchOutputItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -920,10 +942,10 @@ public struct TopLogProb: Codable, MemberwiseEquatable, Sendable, SpecDeviationR
     public var logprob: Swift.Double
     public var bytes: [Swift.Int]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `TopLogProb`.
     public init(
@@ -934,6 +956,8 @@ public struct TopLogProb: Codable, MemberwiseEquatable, Sendable, SpecDeviationR
         self.token = token
         self.logprob = logprob
         self.bytes = bytes
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `TopLogProb` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -980,10 +1004,10 @@ public struct TypeParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationRe
     /// The text to type.
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `TypeParam`.
     ///
@@ -991,6 +1015,8 @@ public struct TypeParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationRe
     ///   - text: The text to type.
     public init(text: Swift.String) {
         self.text = text
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `TypeParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1030,10 +1056,10 @@ public struct UpdateConversationBody: Codable, MemberwiseEquatable, Sendable, Sp
     ///         Keys are strings with a maximum length of 64 characters. Values are strings         with a maximum length of 512 characters.
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `UpdateConversationBody`.
     ///
@@ -1041,6 +1067,8 @@ public struct UpdateConversationBody: Codable, MemberwiseEquatable, Sendable, Sp
     ///   - metadata: Set of 16 key-value pairs that can be attached to an object.
     public init(metadata: Metadata? = nil) {
         self.metadata = metadata
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `UpdateConversationBody` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1079,13 +1107,15 @@ public struct UpdateConversationBody: Codable, MemberwiseEquatable, Sendable, Sp
 /// - Remark: Generated from `#/components/schemas/WaitParam`.
 public struct WaitParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `WaitParam`.
     public init() {
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `WaitParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1127,10 +1157,10 @@ public struct WebSearchActionFind: Codable, MemberwiseEquatable, Sendable, SpecD
     /// The pattern or text to search for within the page.
     public var pattern: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `WebSearchActionFind`.
     ///
@@ -1143,6 +1173,8 @@ public struct WebSearchActionFind: Codable, MemberwiseEquatable, Sendable, SpecD
     ) {
         self.url = url
         self.pattern = pattern
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `WebSearchActionFind` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1188,10 +1220,10 @@ public struct WebSearchActionOpenPage: Codable, MemberwiseEquatable, Sendable, S
     /// The URL opened by the model.
     public var url: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `WebSearchActionOpenPage`.
     ///
@@ -1199,6 +1231,8 @@ public struct WebSearchActionOpenPage: Codable, MemberwiseEquatable, Sendable, S
     ///   - url: The URL opened by the model.
     public init(url: Swift.String? = nil) {
         self.url = url
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `WebSearchActionOpenPage` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1250,10 +1284,10 @@ public struct WebSearchActionSearch: Codable, MemberwiseEquatable, Sendable, Spe
     /// The sources used in the search.
     public var sources: [WebSearchActionSearch.Source]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `WebSearchActionSearch`.
     ///
@@ -1269,6 +1303,8 @@ public struct WebSearchActionSearch: Codable, MemberwiseEquatable, Sendable, Spe
         self._query = query
         self.queries = queries
         self.sources = sources
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `WebSearchActionSearch` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1316,10 +1352,10 @@ public struct WebSearchActionSearch: Codable, MemberwiseEquatable, Sendable, Spe
         /// The URL of the source.
         public var url: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Source`.
         ///
@@ -1332,6 +1368,8 @@ public struct WebSearchActionSearch: Codable, MemberwiseEquatable, Sendable, Spe
         ) {
             self.type = type
             self.url = url
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Source` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1399,10 +1437,10 @@ public struct WebSearchToolCall: Codable, MemberwiseEquatable, Sendable, SpecDev
     /// Includes details on how the model used the web (search, open_page, find_in_page).
     public var action: WebSearchToolCall.Action?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `WebSearchToolCall`.
     ///
@@ -1418,6 +1456,8 @@ public struct WebSearchToolCall: Codable, MemberwiseEquatable, Sendable, SpecDev
         self.id = id
         self.status = status
         self.action = action
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `WebSearchToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -13,10 +13,10 @@ public struct AdditionalTools: Codable, MemberwiseEquatable, Sendable, SpecDevia
     /// The additional tool definitions made available at this item.
     public var tools: [Tool]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `AdditionalTools`.
     ///
@@ -32,6 +32,8 @@ public struct AdditionalTools: Codable, MemberwiseEquatable, Sendable, SpecDevia
         self.id = id
         self.role = role
         self.tools = tools
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `AdditionalTools` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -78,10 +80,10 @@ public struct AdditionalToolsItemParam: Codable, MemberwiseEquatable, Sendable, 
     /// A list of additional tools made available at this item.
     public var tools: [Tool]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `AdditionalToolsItemParam`.
     ///
@@ -94,6 +96,8 @@ public struct AdditionalToolsItemParam: Codable, MemberwiseEquatable, Sendable, 
     ) {
         self.id = id
         self.tools = tools
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `AdditionalToolsItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -219,10 +223,10 @@ public struct ApplyPatchCreateFileOperation: Codable, MemberwiseEquatable, Senda
     /// Diff to apply.
     public var diff: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ApplyPatchCreateFileOperation`.
     ///
@@ -235,6 +239,8 @@ public struct ApplyPatchCreateFileOperation: Codable, MemberwiseEquatable, Senda
     ) {
         self.path = path
         self.diff = diff
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ApplyPatchCreateFileOperation` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -286,10 +292,10 @@ public struct ApplyPatchCreateFileOperationParam: Codable, MemberwiseEquatable, 
     /// At most 10485760 characters.
     public var diff: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ApplyPatchCreateFileOperationParam`.
     ///
@@ -302,6 +308,8 @@ public struct ApplyPatchCreateFileOperationParam: Codable, MemberwiseEquatable, 
     ) {
         self.path = path
         self.diff = diff
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ApplyPatchCreateFileOperationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -347,10 +355,10 @@ public struct ApplyPatchDeleteFileOperation: Codable, MemberwiseEquatable, Senda
     /// Path of the file to delete.
     public var path: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ApplyPatchDeleteFileOperation`.
     ///
@@ -358,6 +366,8 @@ public struct ApplyPatchDeleteFileOperation: Codable, MemberwiseEquatable, Senda
     ///   - path: Path of the file to delete.
     public init(path: Swift.String) {
         self.path = path
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ApplyPatchDeleteFileOperation` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -402,10 +412,10 @@ public struct ApplyPatchDeleteFileOperationParam: Codable, MemberwiseEquatable, 
     /// At least 1 character.
     public var path: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ApplyPatchDeleteFileOperationParam`.
     ///
@@ -413,6 +423,8 @@ public struct ApplyPatchDeleteFileOperationParam: Codable, MemberwiseEquatable, 
     ///   - path: Path of the file to delete relative to the workspace root. At least 1 character.
     public init(path: Swift.String) {
         self.path = path
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ApplyPatchDeleteFileOperationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -519,10 +531,10 @@ public struct ApplyPatchToolCall: Codable, MemberwiseEquatable, Sendable, SpecDe
     /// The ID of the entity that created this tool call.
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ApplyPatchToolCall`.
     ///
@@ -547,6 +559,8 @@ public struct ApplyPatchToolCall: Codable, MemberwiseEquatable, Sendable, SpecDe
         self.status = status
         self.operation = operation
         self.createdBy = createdBy
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ApplyPatchToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -667,10 +681,10 @@ public struct ApplyPatchToolCallItemParam: Codable, MemberwiseEquatable, Sendabl
     /// The specific create, delete, or update instruction for the apply_patch tool call.
     public var operation: ApplyPatchOperationParam
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ApplyPatchToolCallItemParam`.
     ///
@@ -692,6 +706,8 @@ public struct ApplyPatchToolCallItemParam: Codable, MemberwiseEquatable, Sendabl
         self.caller = caller
         self.status = status
         self.operation = operation
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ApplyPatchToolCallItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -754,10 +770,10 @@ public struct ApplyPatchToolCallOutput: Codable, MemberwiseEquatable, Sendable, 
     /// The ID of the entity that created this tool call output.
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ApplyPatchToolCallOutput`.
     ///
@@ -782,6 +798,8 @@ public struct ApplyPatchToolCallOutput: Codable, MemberwiseEquatable, Sendable, 
         self.status = status
         self.output = output
         self.createdBy = createdBy
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ApplyPatchToolCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -849,10 +867,10 @@ public struct ApplyPatchToolCallOutputItemParam: Codable, MemberwiseEquatable, S
     /// At most 10485760 characters.
     public var output: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ApplyPatchToolCallOutputItemParam`.
     ///
@@ -874,6 +892,8 @@ public struct ApplyPatchToolCallOutputItemParam: Codable, MemberwiseEquatable, S
         self.caller = caller
         self.status = status
         self.output = output
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ApplyPatchToolCallOutputItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -930,10 +950,10 @@ public struct ApplyPatchUpdateFileOperation: Codable, MemberwiseEquatable, Senda
     /// Diff to apply.
     public var diff: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ApplyPatchUpdateFileOperation`.
     ///
@@ -946,6 +966,8 @@ public struct ApplyPatchUpdateFileOperation: Codable, MemberwiseEquatable, Senda
     ) {
         self.path = path
         self.diff = diff
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ApplyPatchUpdateFileOperation` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -997,10 +1019,10 @@ public struct ApplyPatchUpdateFileOperationParam: Codable, MemberwiseEquatable, 
     /// At most 10485760 characters.
     public var diff: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ApplyPatchUpdateFileOperationParam`.
     ///
@@ -1013,6 +1035,8 @@ public struct ApplyPatchUpdateFileOperationParam: Codable, MemberwiseEquatable, 
     ) {
         self.path = path
         self.diff = diff
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ApplyPatchUpdateFileOperationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1091,10 +1115,10 @@ public struct ClickParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationR
     /// The keys being held while clicking.
     public var keys: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ClickParam`.
     ///
@@ -1113,6 +1137,8 @@ public struct ClickParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationR
         self.x = x
         self.y = y
         self.keys = keys
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ClickParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1164,10 +1190,10 @@ public struct CodeInterpreterOutputImage: Codable, MemberwiseEquatable, Sendable
     /// The URL of the image output from the code interpreter.
     public var url: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CodeInterpreterOutputImage`.
     ///
@@ -1175,6 +1201,8 @@ public struct CodeInterpreterOutputImage: Codable, MemberwiseEquatable, Sendable
     ///   - url: The URL of the image output from the code interpreter.
     public init(url: Swift.String) {
         self.url = url
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CodeInterpreterOutputImage` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1217,10 +1245,10 @@ public struct CodeInterpreterOutputLogs: Codable, MemberwiseEquatable, Sendable,
     /// The logs output from the code interpreter.
     public var logs: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CodeInterpreterOutputLogs`.
     ///
@@ -1228,6 +1256,8 @@ public struct CodeInterpreterOutputLogs: Codable, MemberwiseEquatable, Sendable,
     ///   - logs: The logs output from the code interpreter.
     public init(logs: Swift.String) {
         self.logs = logs
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CodeInterpreterOutputLogs` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1277,10 +1307,10 @@ public struct CodeInterpreterToolCall: Codable, MemberwiseEquatable, Sendable, S
     /// Can be null if no outputs are available.
     public var outputs: [CodeInterpreterToolCall.Output]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CodeInterpreterToolCall`.
     ///
@@ -1302,6 +1332,8 @@ public struct CodeInterpreterToolCall: Codable, MemberwiseEquatable, Sendable, S
         self.containerID = containerID
         self.code = code
         self.outputs = outputs
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CodeInterpreterToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1433,10 +1465,10 @@ public struct CompactionBody: Codable, MemberwiseEquatable, Sendable, SpecDeviat
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CompactionBody`.
     ///
@@ -1452,6 +1484,8 @@ public struct CompactionBody: Codable, MemberwiseEquatable, Sendable, SpecDeviat
         self.id = id
         self.encryptedContent = encryptedContent
         self.createdBy = createdBy
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CompactionBody` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1502,10 +1536,10 @@ public struct CompactionSummaryItemParam: Codable, MemberwiseEquatable, Sendable
     /// At most 20971520 characters.
     public var encryptedContent: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CompactionSummaryItemParam`.
     ///
@@ -1518,6 +1552,8 @@ public struct CompactionSummaryItemParam: Codable, MemberwiseEquatable, Sendable
     ) {
         self.id = id
         self.encryptedContent = encryptedContent
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CompactionSummaryItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1559,13 +1595,15 @@ public struct CompactionSummaryItemParam: Codable, MemberwiseEquatable, Sendable
 /// - Remark: Generated from `#/components/schemas/CompactionTriggerItemParam`.
 public struct CompactionTriggerItemParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CompactionTriggerItemParam`.
     public init() {
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CompactionTriggerItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1711,10 +1749,10 @@ public struct ComputerCallOutputItemParam: Codable, MemberwiseEquatable, Sendabl
     /// The status of the message input. One of `in_progress`, `completed`, or `incomplete`. Populated when input items are returned via API.
     public var status: FunctionCallItemStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ComputerCallOutputItemParam`.
     ///
@@ -1736,6 +1774,8 @@ public struct ComputerCallOutputItemParam: Codable, MemberwiseEquatable, Sendabl
         self.output = output
         self.acknowledgedSafetyChecks = acknowledgedSafetyChecks
         self.status = status
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ComputerCallOutputItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1815,10 +1855,10 @@ public struct ComputerCallSafetyCheckParam: Codable, MemberwiseEquatable, Sendab
     /// Details about the pending safety check.
     public var message: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ComputerCallSafetyCheckParam`.
     ///
@@ -1834,6 +1874,8 @@ public struct ComputerCallSafetyCheckParam: Codable, MemberwiseEquatable, Sendab
         self.id = id
         self.code = code
         self.message = message
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ComputerCallSafetyCheckParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1886,10 +1928,10 @@ public struct ComputerScreenshotContent: Codable, MemberwiseEquatable, Sendable,
     /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
     public var promptCacheBreakpoint: PromptCacheBreakpointConfig?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ComputerScreenshotContent`.
     ///
@@ -1908,6 +1950,8 @@ public struct ComputerScreenshotContent: Codable, MemberwiseEquatable, Sendable,
         self.fileID = fileID
         self.detail = detail
         self.promptCacheBreakpoint = promptCacheBreakpoint
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ComputerScreenshotContent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1961,10 +2005,10 @@ public struct ComputerScreenshotImage: Codable, MemberwiseEquatable, Sendable, S
     /// The identifier of an uploaded file that contains the screenshot.
     public var fileID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ComputerScreenshotImage`.
     ///
@@ -1977,6 +2021,8 @@ public struct ComputerScreenshotImage: Codable, MemberwiseEquatable, Sendable, S
     ) {
         self.imageURL = imageURL
         self.fileID = fileID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ComputerScreenshotImage` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2032,10 +2078,10 @@ public struct ComputerToolCall: Codable, MemberwiseEquatable, Sendable, SpecDevi
     /// `incomplete`. Populated when items are returned via API.
     public var status: MessageStatus
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ComputerToolCall`.
     ///
@@ -2060,6 +2106,8 @@ public struct ComputerToolCall: Codable, MemberwiseEquatable, Sendable, SpecDevi
         self.actions = actions
         self.pendingSafetyChecks = pendingSafetyChecks
         self.status = status
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ComputerToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2125,10 +2173,10 @@ public struct ComputerToolCallOutput: Codable, MemberwiseEquatable, Sendable, Sp
     /// `incomplete`. Populated when input items are returned via API.
     public var status: MessageStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ComputerToolCallOutput`.
     ///
@@ -2150,6 +2198,8 @@ public struct ComputerToolCallOutput: Codable, MemberwiseEquatable, Sendable, Sp
         self.acknowledgedSafetyChecks = acknowledgedSafetyChecks
         self.output = output
         self.status = status
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ComputerToolCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2212,10 +2262,10 @@ public struct ComputerToolCallOutputResource: Codable, MemberwiseEquatable, Send
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ComputerToolCallOutputResource`.
     ///
@@ -2240,6 +2290,8 @@ public struct ComputerToolCallOutputResource: Codable, MemberwiseEquatable, Send
         self.output = output
         self.status = status
         self.createdBy = createdBy
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ComputerToolCallOutputResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2296,14 +2348,16 @@ public struct ComputerToolCallOutputResource: Codable, MemberwiseEquatable, Send
 public struct ContainerReferenceResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var containerID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ContainerReferenceResource`.
     public init(containerID: Swift.String) {
         self.containerID = containerID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ContainerReferenceResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2605,10 +2659,10 @@ public struct ConversationItemList: Codable, MemberwiseEquatable, Sendable, Spec
     /// The ID of the last item in the list.
     public var lastID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ConversationItemList`.
     ///
@@ -2627,6 +2681,8 @@ public struct ConversationItemList: Codable, MemberwiseEquatable, Sendable, Spec
         self.hasMore = hasMore
         self.firstID = firstID
         self.lastID = lastID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ConversationItemList` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2687,10 +2743,10 @@ public struct ConversationResource: Codable, MemberwiseEquatable, Sendable, Spec
     /// The time at which the conversation was created, measured in seconds since the Unix epoch.
     public var createdAt: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ConversationResource`.
     ///
@@ -2706,6 +2762,8 @@ public struct ConversationResource: Codable, MemberwiseEquatable, Sendable, Spec
         self.id = id
         self.metadata = metadata
         self.createdAt = createdAt
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ConversationResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2756,10 +2814,10 @@ public struct CoordParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationR
     /// The y-coordinate.
     public var y: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CoordParam`.
     ///
@@ -2772,6 +2830,8 @@ public struct CoordParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationR
     ) {
         self.x = x
         self.y = y
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CoordParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2816,10 +2876,10 @@ public struct CreateConversationBody: Codable, MemberwiseEquatable, Sendable, Sp
     /// At most 20 items.
     public var items: [InputItem]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateConversationBody`.
     ///
@@ -2832,6 +2892,8 @@ public struct CreateConversationBody: Codable, MemberwiseEquatable, Sendable, Sp
     ) {
         self.metadata = metadata
         self.items = items
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateConversationBody` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2883,10 +2945,10 @@ public struct CustomToolCall: Codable, MemberwiseEquatable, Sendable, SpecDeviat
     /// The input for the custom tool call generated by the model.
     public var input: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CustomToolCall`.
     ///
@@ -2911,6 +2973,8 @@ public struct CustomToolCall: Codable, MemberwiseEquatable, Sendable, SpecDeviat
         self.namespace = namespace
         self.name = name
         self.input = input
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CustomToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2973,10 +3037,10 @@ public struct CustomToolCallOutput: Codable, MemberwiseEquatable, Sendable, Spec
     /// Can be a string or an list of output content.
     public var output: CustomToolCallOutput.Output
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CustomToolCallOutput`.
     ///
@@ -2995,6 +3059,8 @@ public struct CustomToolCallOutput: Codable, MemberwiseEquatable, Sendable, Spec
         self.callID = callID
         self.caller = caller
         self.output = output
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CustomToolCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3098,10 +3164,10 @@ public struct DeletedConversation: Codable, MemberwiseEquatable, Sendable, SpecD
     public var deleted: Swift.Bool
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `DeletedConversation`.
     public init(
@@ -3110,6 +3176,8 @@ public struct DeletedConversation: Codable, MemberwiseEquatable, Sendable, SpecD
     ) {
         self.deleted = deleted
         self.id = id
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `DeletedConversation` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3151,10 +3219,10 @@ public struct DeletedConversationResource: Codable, MemberwiseEquatable, Sendabl
     public var deleted: Swift.Bool
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `DeletedConversationResource`.
     public init(
@@ -3163,6 +3231,8 @@ public struct DeletedConversationResource: Codable, MemberwiseEquatable, Sendabl
     ) {
         self.deleted = deleted
         self.id = id
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `DeletedConversationResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3228,13 +3298,15 @@ public struct DetailEnum: OpenEnum {
 /// - Remark: Generated from `#/components/schemas/DirectToolCallCaller`.
 public struct DirectToolCallCaller: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `DirectToolCallCaller`.
     public init() {
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `DirectToolCallCaller` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3270,13 +3342,15 @@ public struct DirectToolCallCaller: Codable, MemberwiseEquatable, Sendable, Spec
 /// - Remark: Generated from `#/components/schemas/DirectToolCallCallerParam`.
 public struct DirectToolCallCallerParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `DirectToolCallCallerParam`.
     public init() {
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `DirectToolCallCallerParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3320,10 +3394,10 @@ public struct DoubleClickAction: Codable, MemberwiseEquatable, Sendable, SpecDev
     /// The keys being held while double-clicking.
     public var keys: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `DoubleClickAction`.
     ///
@@ -3339,6 +3413,8 @@ public struct DoubleClickAction: Codable, MemberwiseEquatable, Sendable, SpecDev
         self.x = x
         self.y = y
         self.keys = keys
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `DoubleClickAction` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3395,10 +3471,10 @@ public struct DragParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationRe
     /// The keys being held while dragging the mouse.
     public var keys: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `DragParam`.
     ///
@@ -3411,6 +3487,8 @@ public struct DragParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationRe
     ) {
         self.path = path
         self.keys = keys
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `DragParam` from its JSON object under the decoder's ``DecodingMode``; members it does

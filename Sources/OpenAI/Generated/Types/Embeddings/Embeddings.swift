@@ -21,10 +21,10 @@ public struct CreateEmbeddingRequest: Codable, MemberwiseEquatable, Sendable, Sp
     /// A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#end-user-ids).
     public var user: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateEmbeddingRequest`.
     ///
@@ -46,6 +46,8 @@ public struct CreateEmbeddingRequest: Codable, MemberwiseEquatable, Sendable, Sp
         self.encodingFormat = encodingFormat
         self.dimensions = dimensions
         self.user = user
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateEmbeddingRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -208,10 +210,10 @@ public struct CreateEmbeddingResponse: Codable, MemberwiseEquatable, Sendable, S
     /// The usage information for the request.
     public var usage: CreateEmbeddingResponse.Usage
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateEmbeddingResponse`.
     ///
@@ -227,6 +229,8 @@ public struct CreateEmbeddingResponse: Codable, MemberwiseEquatable, Sendable, S
         self.data = data
         self.model = model
         self.usage = usage
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateEmbeddingResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -274,10 +278,10 @@ public struct CreateEmbeddingResponse: Codable, MemberwiseEquatable, Sendable, S
         /// The total number of tokens used by the request.
         public var totalTokens: Swift.Int
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Usage`.
         ///
@@ -290,6 +294,8 @@ public struct CreateEmbeddingResponse: Codable, MemberwiseEquatable, Sendable, S
         ) {
             self.promptTokens = promptTokens
             self.totalTokens = totalTokens
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Usage` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -334,10 +340,10 @@ public struct Embedding: Codable, MemberwiseEquatable, Sendable, SpecDeviationRe
     /// The embedding vector, which is a list of floats. The length of vector depends on the model as listed in the [embedding guide](https://platform.openai.com/docs/guides/embeddings).
     public var embedding: EmbeddingVector
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Embedding`.
     ///
@@ -350,6 +356,8 @@ public struct Embedding: Codable, MemberwiseEquatable, Sendable, SpecDeviationRe
     ) {
         self.index = index
         self.embedding = embedding
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Embedding` from its JSON object under the decoder's ``DecodingMode``; members it does

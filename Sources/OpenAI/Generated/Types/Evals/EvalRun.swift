@@ -40,10 +40,10 @@ public struct EvalRun: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepo
     /// An object representing an error response from the Eval API.
     public var error: EvalAPIError
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `EvalRun`.
     ///
@@ -89,6 +89,8 @@ public struct EvalRun: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepo
         self.dataSource = dataSource
         self.metadata = metadata
         self.error = error
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `EvalRun` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -170,10 +172,10 @@ public struct EvalRun: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepo
         /// Number of output items that passed the evaluation.
         public var passed: Swift.Int
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResultCounts`.
         ///
@@ -192,6 +194,8 @@ public struct EvalRun: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepo
             self.errored = errored
             self.failed = failed
             self.passed = passed
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResultCounts` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -247,10 +251,10 @@ public struct EvalRun: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepo
         /// The number of tokens retrieved from cache.
         public var cachedTokens: Swift.Int
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `PerModelUsageItem`.
         ///
@@ -275,6 +279,8 @@ public struct EvalRun: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepo
             self.completionTokens = completionTokens
             self.totalTokens = totalTokens
             self.cachedTokens = cachedTokens
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `PerModelUsageItem` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -330,10 +336,10 @@ public struct EvalRun: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepo
         /// Number of tests failed for this criteria.
         public var failed: Swift.Int
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `PerTestingCriteriaResult`.
         ///
@@ -349,6 +355,8 @@ public struct EvalRun: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepo
             self.testingCriteria = testingCriteria
             self.passed = passed
             self.failed = failed
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `PerTestingCriteriaResult` from its JSON object under the decoder's ``DecodingMode``; members it does

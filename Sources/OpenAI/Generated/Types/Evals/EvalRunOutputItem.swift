@@ -27,10 +27,10 @@ public struct EvalRunOutputItem: Codable, MemberwiseEquatable, Sendable, SpecDev
     /// A sample containing the input and output of the evaluation run.
     public var sample: EvalRunOutputItem.Sample
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `EvalRunOutputItem`.
     ///
@@ -64,6 +64,8 @@ public struct EvalRunOutputItem: Codable, MemberwiseEquatable, Sendable, SpecDev
         self.datasourceItem = datasourceItem
         self.results = results
         self.sample = sample
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `EvalRunOutputItem` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -145,10 +147,10 @@ public struct EvalRunOutputItem: Codable, MemberwiseEquatable, Sendable, SpecDev
         /// The seed used for generating the sample.
         public var seed: Swift.Int
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Sample`.
         ///
@@ -185,6 +187,8 @@ public struct EvalRunOutputItem: Codable, MemberwiseEquatable, Sendable, SpecDev
             self.maxCompletionTokens = maxCompletionTokens
             self.topP = topP
             self.seed = seed
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Sample` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -251,10 +255,10 @@ public struct EvalRunOutputItem: Codable, MemberwiseEquatable, Sendable, SpecDev
             /// The content of the message.
             public var content: Swift.String
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `InputItem`.
             ///
@@ -267,6 +271,8 @@ public struct EvalRunOutputItem: Codable, MemberwiseEquatable, Sendable, SpecDev
             ) {
                 self.role = role
                 self.content = content
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `InputItem` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -308,10 +314,10 @@ public struct EvalRunOutputItem: Codable, MemberwiseEquatable, Sendable, SpecDev
             /// The content of the message.
             public var content: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `OutputItem`.
             ///
@@ -324,6 +330,8 @@ public struct EvalRunOutputItem: Codable, MemberwiseEquatable, Sendable, SpecDev
             ) {
                 self.role = role
                 self.content = content
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `OutputItem` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -371,10 +379,10 @@ public struct EvalRunOutputItem: Codable, MemberwiseEquatable, Sendable, SpecDev
             /// The number of tokens retrieved from cache.
             public var cachedTokens: Swift.Int
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `Usage`.
             ///
@@ -393,6 +401,8 @@ public struct EvalRunOutputItem: Codable, MemberwiseEquatable, Sendable, SpecDev
                 self.completionTokens = completionTokens
                 self.promptTokens = promptTokens
                 self.cachedTokens = cachedTokens
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `Usage` from its JSON object under the decoder's ``DecodingMode``; members it does

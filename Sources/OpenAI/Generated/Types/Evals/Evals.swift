@@ -16,10 +16,10 @@ public struct CreateEvalCompletionsRunDataSource: Codable, MemberwiseEquatable, 
     /// Determines what populates the `item` namespace in this run's data source.
     public var source: CreateEvalCompletionsRunDataSource.Source
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateEvalCompletionsRunDataSource`.
     ///
@@ -38,6 +38,8 @@ public struct CreateEvalCompletionsRunDataSource: Codable, MemberwiseEquatable, 
         self.samplingParams = samplingParams
         self.model = model
         self.source = source
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateEvalCompletionsRunDataSource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -134,10 +136,10 @@ public struct CreateEvalCompletionsRunDataSource: Codable, MemberwiseEquatable, 
             /// A list of chat messages forming the prompt or context. May include variable references to the `item` namespace, ie {{item.name}}.
             public var template: [CreateEvalCompletionsRunDataSource.InputMessages.Template.TemplateItem]
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `Template`.
             ///
@@ -145,6 +147,8 @@ public struct CreateEvalCompletionsRunDataSource: Codable, MemberwiseEquatable, 
             ///   - template: A list of chat messages forming the prompt or context.
             public init(template: [CreateEvalCompletionsRunDataSource.InputMessages.Template.TemplateItem]) {
                 self.template = template
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `Template` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -233,10 +237,10 @@ public struct CreateEvalCompletionsRunDataSource: Codable, MemberwiseEquatable, 
             /// A reference to a variable in the `item` namespace. Ie, "item.input_trajectory"
             public var itemReference: Swift.String
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `ItemReference`.
             ///
@@ -244,6 +248,8 @@ public struct CreateEvalCompletionsRunDataSource: Codable, MemberwiseEquatable, 
             ///   - itemReference: A reference to a variable in the `item` namespace.
             public init(itemReference: Swift.String) {
                 self.itemReference = itemReference
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `ItemReference` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -318,10 +324,10 @@ public struct CreateEvalCompletionsRunDataSource: Codable, MemberwiseEquatable, 
         /// A list of tools the model may call. Currently, only functions are supported as a tool. Use this to provide a list of functions the model may generate JSON inputs for. A max of 128 functions are supported.
         public var tools: [ChatCompletionTool]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `SamplingParams`.
         ///
@@ -349,6 +355,8 @@ public struct CreateEvalCompletionsRunDataSource: Codable, MemberwiseEquatable, 
             self.seed = seed
             self.responseFormat = responseFormat
             self.tools = tools
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `SamplingParams` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -532,10 +540,10 @@ public struct CreateEvalCustomDataSourceConfig: Codable, MemberwiseEquatable, Se
     /// Default: `false`.
     public var includeSampleSchema: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateEvalCustomDataSourceConfig`.
     ///
@@ -548,6 +556,8 @@ public struct CreateEvalCustomDataSourceConfig: Codable, MemberwiseEquatable, Se
     ) {
         self.itemSchema = itemSchema
         self.includeSampleSchema = includeSampleSchema
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateEvalCustomDataSourceConfig` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -641,10 +651,10 @@ public indirect enum CreateEvalItem: Codable, MemberwiseEquatable, Sendable, Unk
         /// The content of the message.
         public var content: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `SimpleInputMessage`.
         ///
@@ -657,6 +667,8 @@ public indirect enum CreateEvalItem: Codable, MemberwiseEquatable, Sendable, Unk
         ) {
             self.role = role
             self.content = content
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `SimpleInputMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -699,10 +711,10 @@ public struct CreateEvalJsonlRunDataSource: Codable, MemberwiseEquatable, Sendab
     /// Determines what populates the `item` namespace in the data source.
     public var source: CreateEvalJsonlRunDataSource.Source
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateEvalJsonlRunDataSource`.
     ///
@@ -710,6 +722,8 @@ public struct CreateEvalJsonlRunDataSource: Codable, MemberwiseEquatable, Sendab
     ///   - source: Determines what populates the `item` namespace in the data source.
     public init(source: CreateEvalJsonlRunDataSource.Source) {
         self.source = source
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateEvalJsonlRunDataSource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -808,10 +822,10 @@ public struct CreateEvalLabelModelGrader: Codable, MemberwiseEquatable, Sendable
     /// The labels that indicate a passing result. Must be a subset of labels.
     public var passingLabels: [Swift.String]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateEvalLabelModelGrader`.
     ///
@@ -833,6 +847,8 @@ public struct CreateEvalLabelModelGrader: Codable, MemberwiseEquatable, Sendable
         self.input = input
         self.labels = labels
         self.passingLabels = passingLabels
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateEvalLabelModelGrader` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -886,10 +902,10 @@ public struct CreateEvalLogsDataSourceConfig: Codable, MemberwiseEquatable, Send
     /// Metadata filters for the logs data source.
     public var metadata: JSONObject?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateEvalLogsDataSourceConfig`.
     ///
@@ -897,6 +913,8 @@ public struct CreateEvalLogsDataSourceConfig: Codable, MemberwiseEquatable, Send
     ///   - metadata: Metadata filters for the logs data source.
     public init(metadata: JSONObject? = nil) {
         self.metadata = metadata
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateEvalLogsDataSourceConfig` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -948,10 +966,10 @@ public struct CreateEvalRequest: Codable, MemberwiseEquatable, Sendable, SpecDev
     /// A list of graders for all eval runs in this group. Graders can reference variables in the data source using double curly braces notation, like `{{item.variable_name}}`. To reference the model's output, use the `sample` namespace (ie, `{{sample.output_text}}`).
     public var testingCriteria: [CreateEvalRequest.TestingCriteriaItem]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateEvalRequest`.
     ///
@@ -970,6 +988,8 @@ public struct CreateEvalRequest: Codable, MemberwiseEquatable, Sendable, SpecDev
         self.metadata = metadata
         self.dataSourceConfig = dataSourceConfig
         self.testingCriteria = testingCriteria
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateEvalRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1142,10 +1162,10 @@ public struct CreateEvalResponsesRunDataSource: Codable, MemberwiseEquatable, Se
     /// Determines what populates the `item` namespace in this run's data source.
     public var source: CreateEvalResponsesRunDataSource.Source
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateEvalResponsesRunDataSource`.
     ///
@@ -1164,6 +1184,8 @@ public struct CreateEvalResponsesRunDataSource: Codable, MemberwiseEquatable, Se
         self.samplingParams = samplingParams
         self.model = model
         self.source = source
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateEvalResponsesRunDataSource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1260,10 +1282,10 @@ public struct CreateEvalResponsesRunDataSource: Codable, MemberwiseEquatable, Se
             /// A list of chat messages forming the prompt or context. May include variable references to the `item` namespace, ie {{item.name}}.
             public var template: [CreateEvalResponsesRunDataSource.InputMessages.Template.TemplateItem]
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `Template`.
             ///
@@ -1271,6 +1293,8 @@ public struct CreateEvalResponsesRunDataSource: Codable, MemberwiseEquatable, Se
             ///   - template: A list of chat messages forming the prompt or context.
             public init(template: [CreateEvalResponsesRunDataSource.InputMessages.Template.TemplateItem]) {
                 self.template = template
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `Template` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1358,10 +1382,10 @@ public struct CreateEvalResponsesRunDataSource: Codable, MemberwiseEquatable, Se
                     /// The content of the message.
                     public var content: Swift.String
                     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-                    public private(set) var specDeviations = SpecDeviations()
+                    public let specDeviations: SpecDeviations
                     /// The members of the JSON object that the schema does not declare, in the order received;
                     /// encoded after the declared ones (one named like a declared member replaces its value).
-                    public var undeclaredMembers = JSONObject()
+                    public var undeclaredMembers: JSONObject
 
                     /// Creates a new `ChatMessage`.
                     ///
@@ -1374,6 +1398,8 @@ public struct CreateEvalResponsesRunDataSource: Codable, MemberwiseEquatable, Se
                     ) {
                         self.role = role
                         self.content = content
+                        self.specDeviations = SpecDeviations()
+                        self.undeclaredMembers = JSONObject()
                     }
 
                     /// Decodes `ChatMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1417,10 +1443,10 @@ public struct CreateEvalResponsesRunDataSource: Codable, MemberwiseEquatable, Se
             /// A reference to a variable in the `item` namespace. Ie, "item.name"
             public var itemReference: Swift.String
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `ItemReference`.
             ///
@@ -1428,6 +1454,8 @@ public struct CreateEvalResponsesRunDataSource: Codable, MemberwiseEquatable, Se
             ///   - itemReference: A reference to a variable in the `item` namespace.
             public init(itemReference: Swift.String) {
                 self.itemReference = itemReference
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `ItemReference` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1507,10 +1535,10 @@ public struct CreateEvalResponsesRunDataSource: Codable, MemberwiseEquatable, Se
         /// - [Structured Outputs](https://platform.openai.com/docs/guides/structured-outputs)
         public var text: CreateEvalResponsesRunDataSource.SamplingParams.Text?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `SamplingParams`.
         ///
@@ -1538,6 +1566,8 @@ public struct CreateEvalResponsesRunDataSource: Codable, MemberwiseEquatable, Se
             self.seed = seed
             self.tools = tools
             self.text = text
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `SamplingParams` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1608,10 +1638,10 @@ public struct CreateEvalResponsesRunDataSource: Codable, MemberwiseEquatable, Se
             /// is preferred for models that support it.
             public var format: TextResponseFormatConfiguration?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `Text`.
             ///
@@ -1619,6 +1649,8 @@ public struct CreateEvalResponsesRunDataSource: Codable, MemberwiseEquatable, Se
             ///   - format: An object specifying the format that the model must output.
             public init(format: TextResponseFormatConfiguration? = nil) {
                 self.format = format
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `Text` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1723,10 +1755,10 @@ public struct CreateEvalRunRequest: Codable, MemberwiseEquatable, Sendable, Spec
     /// Details about the run's data source.
     public var dataSource: CreateEvalRunRequest.DataSource
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateEvalRunRequest`.
     ///
@@ -1742,6 +1774,8 @@ public struct CreateEvalRunRequest: Codable, MemberwiseEquatable, Sendable, Spec
         self.name = name
         self.metadata = metadata
         self.dataSource = dataSource
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateEvalRunRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1843,10 +1877,10 @@ public struct CreateEvalStoredCompletionsDataSourceConfig: Codable, MemberwiseEq
     /// Metadata filters for the stored completions data source.
     public var metadata: JSONObject?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateEvalStoredCompletionsDataSourceConfig`.
     ///
@@ -1854,6 +1888,8 @@ public struct CreateEvalStoredCompletionsDataSourceConfig: Codable, MemberwiseEq
     ///   - metadata: Metadata filters for the stored completions data source.
     public init(metadata: JSONObject? = nil) {
         self.metadata = metadata
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateEvalStoredCompletionsDataSourceConfig` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1914,10 +1950,10 @@ public struct Eval: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporti
     /// with a maximum length of 512 characters.
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Eval`.
     ///
@@ -1942,6 +1978,8 @@ public struct Eval: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporti
         self.testingCriteria = testingCriteria
         self.createdAt = createdAt
         self.metadata = metadata
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Eval` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2119,10 +2157,10 @@ public struct EvalAPIError: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
     /// The error message.
     public var message: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `EvalAPIError`.
     ///
@@ -2135,6 +2173,8 @@ public struct EvalAPIError: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
     ) {
         self.code = code
         self.message = message
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `EvalAPIError` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2180,10 +2220,10 @@ public struct EvalCustomDataSourceConfig: Codable, MemberwiseEquatable, Sendable
     /// Learn how to build JSON schemas [here](https://json-schema.org/).
     public var schema: JSONObject
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `EvalCustomDataSourceConfig`.
     ///
@@ -2191,6 +2231,8 @@ public struct EvalCustomDataSourceConfig: Codable, MemberwiseEquatable, Sendable
     ///   - schema: The json schema for the run data source items.
     public init(schema: JSONObject) {
         self.schema = schema
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `EvalCustomDataSourceConfig` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2238,10 +2280,10 @@ public struct EvalGraderLabelModel: Codable, MemberwiseEquatable, Sendable, Spec
     /// The labels that indicate a passing result. Must be a subset of labels.
     public var passingLabels: [Swift.String]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `EvalGraderLabelModel`.
     ///
@@ -2263,6 +2305,8 @@ public struct EvalGraderLabelModel: Codable, MemberwiseEquatable, Sendable, Spec
         self.input = input
         self.labels = labels
         self.passingLabels = passingLabels
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `EvalGraderLabelModel` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2321,10 +2365,10 @@ public struct EvalGraderPython: Codable, MemberwiseEquatable, Sendable, SpecDevi
     /// The threshold for the score.
     public var passThreshold: Swift.Double?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `EvalGraderPython`.
     ///
@@ -2343,6 +2387,8 @@ public struct EvalGraderPython: Codable, MemberwiseEquatable, Sendable, SpecDevi
         self.source = source
         self.imageTag = imageTag
         self.passThreshold = passThreshold
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `EvalGraderPython` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2402,10 +2448,10 @@ public struct EvalGraderScoreModel: Codable, MemberwiseEquatable, Sendable, Spec
     /// The threshold for the score.
     public var passThreshold: Swift.Double?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `EvalGraderScoreModel`.
     ///
@@ -2430,6 +2476,8 @@ public struct EvalGraderScoreModel: Codable, MemberwiseEquatable, Sendable, Spec
         self.input = input
         self.range = range
         self.passThreshold = passThreshold
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `EvalGraderScoreModel` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2504,10 +2552,10 @@ public struct EvalGraderScoreModel: Codable, MemberwiseEquatable, Sendable, Spec
         /// Default: `"medium"`.
         public var reasoningEffort: ReasoningEffort?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `SamplingParams`.
         ///
@@ -2529,6 +2577,8 @@ public struct EvalGraderScoreModel: Codable, MemberwiseEquatable, Sendable, Spec
             self.temperature = temperature
             self.maxCompletionsTokens = maxCompletionsTokens
             self.reasoningEffort = reasoningEffort
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `SamplingParams` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2586,10 +2636,10 @@ public struct EvalGraderStringCheck: Codable, MemberwiseEquatable, Sendable, Spe
     /// The string check operation to perform. One of `eq`, `ne`, `like`, or `ilike`.
     public var operation: EvalGraderStringCheck.Operation
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `EvalGraderStringCheck`.
     ///
@@ -2608,6 +2658,8 @@ public struct EvalGraderStringCheck: Codable, MemberwiseEquatable, Sendable, Spe
         self.input = input
         self.reference = reference
         self.operation = operation
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `EvalGraderStringCheck` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2692,10 +2744,10 @@ public struct EvalGraderTextSimilarity: Codable, MemberwiseEquatable, Sendable, 
     /// The threshold for the score.
     public var passThreshold: Swift.Double
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `EvalGraderTextSimilarity`.
     ///
@@ -2717,6 +2769,8 @@ public struct EvalGraderTextSimilarity: Codable, MemberwiseEquatable, Sendable, 
         self.reference = reference
         self.evaluationMetric = evaluationMetric
         self.passThreshold = passThreshold
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `EvalGraderTextSimilarity` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2817,10 +2871,10 @@ public struct EvalJsonlFileContentSource: Codable, MemberwiseEquatable, Sendable
     /// The content of the jsonl file.
     public var content: [EvalJsonlFileContentSource.ContentItem]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `EvalJsonlFileContentSource`.
     ///
@@ -2828,6 +2882,8 @@ public struct EvalJsonlFileContentSource: Codable, MemberwiseEquatable, Sendable
     ///   - content: The content of the jsonl file.
     public init(content: [EvalJsonlFileContentSource.ContentItem]) {
         self.content = content
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `EvalJsonlFileContentSource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2865,10 +2921,10 @@ public struct EvalJsonlFileContentSource: Codable, MemberwiseEquatable, Sendable
         public var item: JSONObject
         public var sample: JSONObject?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ContentItem`.
         public init(
@@ -2877,6 +2933,8 @@ public struct EvalJsonlFileContentSource: Codable, MemberwiseEquatable, Sendable
         ) {
             self.item = item
             self.sample = sample
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ContentItem` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2919,10 +2977,10 @@ public struct EvalJsonlFileIDSource: Codable, MemberwiseEquatable, Sendable, Spe
     /// The identifier of the file.
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `EvalJsonlFileIDSource`.
     ///
@@ -2930,6 +2988,8 @@ public struct EvalJsonlFileIDSource: Codable, MemberwiseEquatable, Sendable, Spe
     ///   - id: The identifier of the file.
     public init(id: Swift.String) {
         self.id = id
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `EvalJsonlFileIDSource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2976,10 +3036,10 @@ public struct EvalList: Codable, MemberwiseEquatable, Sendable, SpecDeviationRep
     /// Indicates whether there are more evals available.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `EvalList`.
     ///
@@ -2998,6 +3058,8 @@ public struct EvalList: Codable, MemberwiseEquatable, Sendable, SpecDeviationRep
         self.firstID = firstID
         self.lastID = lastID
         self.hasMore = hasMore
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `EvalList` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3066,10 +3128,10 @@ public struct EvalLogsDataSourceConfig: Codable, MemberwiseEquatable, Sendable, 
     /// Learn how to build JSON schemas [here](https://json-schema.org/).
     public var schema: JSONObject
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `EvalLogsDataSourceConfig`.
     ///
@@ -3082,6 +3144,8 @@ public struct EvalLogsDataSourceConfig: Codable, MemberwiseEquatable, Sendable, 
     ) {
         self.metadata = metadata
         self.schema = schema
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `EvalLogsDataSourceConfig` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3149,10 +3213,10 @@ public struct EvalResponsesSource: Codable, MemberwiseEquatable, Sendable, SpecD
     /// List of tool names. This is a query parameter used to select responses.
     public var tools: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `EvalResponsesSource`.
     ///
@@ -3189,6 +3253,8 @@ public struct EvalResponsesSource: Codable, MemberwiseEquatable, Sendable, SpecD
         self.topP = topP
         self.users = users
         self.tools = tools
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `EvalResponsesSource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3262,10 +3328,10 @@ public struct EvalRunList: Codable, MemberwiseEquatable, Sendable, SpecDeviation
     /// Indicates whether there are more evals available.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `EvalRunList`.
     ///
@@ -3284,6 +3350,8 @@ public struct EvalRunList: Codable, MemberwiseEquatable, Sendable, SpecDeviation
         self.firstID = firstID
         self.lastID = lastID
         self.hasMore = hasMore
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `EvalRunList` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3347,10 +3415,10 @@ public struct EvalRunOutputItemList: Codable, MemberwiseEquatable, Sendable, Spe
     /// Indicates whether there are more eval run output items available.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `EvalRunOutputItemList`.
     ///
@@ -3369,6 +3437,8 @@ public struct EvalRunOutputItemList: Codable, MemberwiseEquatable, Sendable, Spe
         self.firstID = firstID
         self.lastID = lastID
         self.hasMore = hasMore
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `EvalRunOutputItemList` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3434,10 +3504,10 @@ public struct EvalRunOutputItemResult: Codable, MemberwiseEquatable, Sendable, S
     /// Optional sample or intermediate data produced by the grader.
     public var sample: JSONObject?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `EvalRunOutputItemResult`.
     ///
@@ -3459,6 +3529,8 @@ public struct EvalRunOutputItemResult: Codable, MemberwiseEquatable, Sendable, S
         self.score = score
         self.passed = passed
         self.sample = sample
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `EvalRunOutputItemResult` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3519,10 +3591,10 @@ public struct EvalStoredCompletionsDataSourceConfig: Codable, MemberwiseEquatabl
     /// Learn how to build JSON schemas [here](https://json-schema.org/).
     public var schema: JSONObject
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `EvalStoredCompletionsDataSourceConfig`.
     ///
@@ -3535,6 +3607,8 @@ public struct EvalStoredCompletionsDataSourceConfig: Codable, MemberwiseEquatabl
     ) {
         self.metadata = metadata
         self.schema = schema
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `EvalStoredCompletionsDataSourceConfig` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3591,10 +3665,10 @@ public struct EvalStoredCompletionsSource: Codable, MemberwiseEquatable, Sendabl
     /// An optional maximum number of items to return.
     public var limit: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `EvalStoredCompletionsSource`.
     ///
@@ -3616,6 +3690,8 @@ public struct EvalStoredCompletionsSource: Codable, MemberwiseEquatable, Sendabl
         self.createdAfter = createdAfter
         self.createdBefore = createdBefore
         self.limit = limit
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `EvalStoredCompletionsSource` from its JSON object under the decoder's ``DecodingMode``; members it does

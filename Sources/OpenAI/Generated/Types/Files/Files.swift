@@ -21,10 +21,10 @@ public struct CreateFileRequest: Codable, MemberwiseEquatable, Sendable, SpecDev
     /// The expiration policy for a file. By default, files with `purpose=batch` expire after 30 days and all other files are persisted until they are manually deleted.
     public var expiresAfter: FileExpirationAfter?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateFileRequest`.
     ///
@@ -40,6 +40,8 @@ public struct CreateFileRequest: Codable, MemberwiseEquatable, Sendable, SpecDev
         self.file = file
         self.purpose = purpose
         self.expiresAfter = expiresAfter
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateFileRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -137,10 +139,10 @@ public struct DeleteFileResponse: Codable, MemberwiseEquatable, Sendable, SpecDe
     public var id: Swift.String
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `DeleteFileResponse`.
     public init(
@@ -149,6 +151,8 @@ public struct DeleteFileResponse: Codable, MemberwiseEquatable, Sendable, SpecDe
     ) {
         self.id = id
         self.deleted = deleted
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `DeleteFileResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -193,10 +197,10 @@ public struct ListFilesResponse: Codable, MemberwiseEquatable, Sendable, SpecDev
     public var lastID: Swift.String
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ListFilesResponse`.
     public init(
@@ -211,6 +215,8 @@ public struct ListFilesResponse: Codable, MemberwiseEquatable, Sendable, SpecDev
         self.firstID = firstID
         self.lastID = lastID
         self.hasMore = hasMore
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ListFilesResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -293,10 +299,10 @@ public struct OpenAIFile: Codable, MemberwiseEquatable, Sendable, SpecDeviationR
         set { _statusDetails = newValue }
     }
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `OpenAIFile`.
     ///
@@ -327,6 +333,8 @@ public struct OpenAIFile: Codable, MemberwiseEquatable, Sendable, SpecDeviationR
         self.purpose = purpose
         self._status = status
         self._statusDetails = statusDetails
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `OpenAIFile` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -9,10 +9,10 @@ public struct CreateFineTuningCheckpointPermissionRequest: Codable, MemberwiseEq
     /// The project identifiers to grant access to.
     public var projectIDs: [Swift.String]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateFineTuningCheckpointPermissionRequest`.
     ///
@@ -20,6 +20,8 @@ public struct CreateFineTuningCheckpointPermissionRequest: Codable, MemberwiseEq
     ///   - projectIDs: The project identifiers to grant access to.
     public init(projectIDs: [Swift.String]) {
         self.projectIDs = projectIDs
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateFineTuningCheckpointPermissionRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -108,10 +110,10 @@ public struct CreateFineTuningJobRequest: Codable, MemberwiseEquatable, Sendable
     /// with a maximum length of 512 characters.
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateFineTuningJobRequest`.
     ///
@@ -145,6 +147,8 @@ public struct CreateFineTuningJobRequest: Codable, MemberwiseEquatable, Sendable
         self.seed = seed
         self.method = method
         self.metadata = metadata
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateFineTuningJobRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -233,10 +237,10 @@ public struct DeleteFineTuningCheckpointPermissionResponse: Codable, MemberwiseE
     /// Whether the fine-tuned model checkpoint permission was successfully deleted.
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `DeleteFineTuningCheckpointPermissionResponse`.
     ///
@@ -249,6 +253,8 @@ public struct DeleteFineTuningCheckpointPermissionResponse: Codable, MemberwiseE
     ) {
         self.id = id
         self.deleted = deleted
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `DeleteFineTuningCheckpointPermissionResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -306,10 +312,10 @@ public struct FineTuneDPOHyperparameters: Codable, MemberwiseEquatable, Sendable
     /// Default: `"auto"`.
     public var nEpochs: FineTuneDPOHyperparameters.NEpochs?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FineTuneDPOHyperparameters`.
     ///
@@ -328,6 +334,8 @@ public struct FineTuneDPOHyperparameters: Codable, MemberwiseEquatable, Sendable
         self.batchSize = batchSize
         self.learningRateMultiplier = learningRateMultiplier
         self.nEpochs = nEpochs
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FineTuneDPOHyperparameters` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -579,10 +587,10 @@ public struct FineTuneDPOMethod: Codable, MemberwiseEquatable, Sendable, SpecDev
     /// The hyperparameters used for the DPO fine-tuning job.
     public var hyperparameters: FineTuneDPOHyperparameters?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FineTuneDPOMethod`.
     ///
@@ -590,6 +598,8 @@ public struct FineTuneDPOMethod: Codable, MemberwiseEquatable, Sendable, SpecDev
     ///   - hyperparameters: The hyperparameters used for the DPO fine-tuning job.
     public init(hyperparameters: FineTuneDPOHyperparameters? = nil) {
         self.hyperparameters = hyperparameters
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FineTuneDPOMethod` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -634,10 +644,10 @@ public struct FineTuneMethod: Codable, MemberwiseEquatable, Sendable, SpecDeviat
     /// Configuration for the reinforcement fine-tuning method.
     public var reinforcement: FineTuneReinforcementMethod?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FineTuneMethod`.
     ///
@@ -656,6 +666,8 @@ public struct FineTuneMethod: Codable, MemberwiseEquatable, Sendable, SpecDeviat
         self.supervised = supervised
         self.dpo = dpo
         self.reinforcement = reinforcement
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FineTuneMethod` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -751,10 +763,10 @@ public struct FineTuneReinforcementHyperparameters: Codable, MemberwiseEquatable
     /// Default: `"auto"`.
     public var evalSamples: FineTuneReinforcementHyperparameters.EvalSamples?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FineTuneReinforcementHyperparameters`.
     ///
@@ -782,6 +794,8 @@ public struct FineTuneReinforcementHyperparameters: Codable, MemberwiseEquatable
         self.computeMultiplier = computeMultiplier
         self.evalInterval = evalInterval
         self.evalSamples = evalSamples
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FineTuneReinforcementHyperparameters` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1171,10 +1185,10 @@ public struct FineTuneReinforcementMethod: Codable, MemberwiseEquatable, Sendabl
     /// The hyperparameters used for the reinforcement fine-tuning job.
     public var hyperparameters: FineTuneReinforcementHyperparameters?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FineTuneReinforcementMethod`.
     ///
@@ -1187,6 +1201,8 @@ public struct FineTuneReinforcementMethod: Codable, MemberwiseEquatable, Sendabl
     ) {
         self.grader = grader
         self.hyperparameters = hyperparameters
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FineTuneReinforcementMethod` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1305,10 +1321,10 @@ public struct FineTuneSupervisedHyperparameters: Codable, MemberwiseEquatable, S
     /// Default: `"auto"`.
     public var nEpochs: FineTuneSupervisedHyperparameters.NEpochs?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FineTuneSupervisedHyperparameters`.
     ///
@@ -1324,6 +1340,8 @@ public struct FineTuneSupervisedHyperparameters: Codable, MemberwiseEquatable, S
         self.batchSize = batchSize
         self.learningRateMultiplier = learningRateMultiplier
         self.nEpochs = nEpochs
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FineTuneSupervisedHyperparameters` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1521,10 +1539,10 @@ public struct FineTuneSupervisedMethod: Codable, MemberwiseEquatable, Sendable, 
     /// The hyperparameters used for the fine-tuning job.
     public var hyperparameters: FineTuneSupervisedHyperparameters?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FineTuneSupervisedMethod`.
     ///
@@ -1532,6 +1550,8 @@ public struct FineTuneSupervisedMethod: Codable, MemberwiseEquatable, Sendable, 
     ///   - hyperparameters: The hyperparameters used for the fine-tuning job.
     public init(hyperparameters: FineTuneSupervisedHyperparameters? = nil) {
         self.hyperparameters = hyperparameters
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FineTuneSupervisedMethod` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1574,10 +1594,10 @@ public struct FineTuningCheckpointPermission: Codable, MemberwiseEquatable, Send
     /// The project identifier that the permission is for.
     public var projectID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FineTuningCheckpointPermission`.
     ///
@@ -1593,6 +1613,8 @@ public struct FineTuningCheckpointPermission: Codable, MemberwiseEquatable, Send
         self.id = id
         self.createdAt = createdAt
         self.projectID = projectID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FineTuningCheckpointPermission` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1641,10 +1663,10 @@ public struct FineTuningIntegration: Codable, MemberwiseEquatable, Sendable, Spe
     /// to your run, and set a default entity (team, username, etc) to be associated with your run.
     public var wandb: FineTuningIntegration.Wandb
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FineTuningIntegration`.
     ///
@@ -1652,6 +1674,8 @@ public struct FineTuningIntegration: Codable, MemberwiseEquatable, Sendable, Spe
     ///   - wandb: The settings for your integration with Weights and Biases.
     public init(wandb: FineTuningIntegration.Wandb) {
         self.wandb = wandb
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FineTuningIntegration` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1701,10 +1725,10 @@ public struct FineTuningIntegration: Codable, MemberwiseEquatable, Sendable, Spe
         /// default tags are generated by OpenAI: "openai/finetune", "openai/{base-model}", "openai/{ftjob-abcdef}".
         public var tags: [Swift.String]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Wandb`.
         ///
@@ -1723,6 +1747,8 @@ public struct FineTuningIntegration: Codable, MemberwiseEquatable, Sendable, Spe
             self.name = name
             self.entity = entity
             self.tags = tags
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Wandb` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1781,10 +1807,10 @@ public struct FineTuningJobCheckpoint: Codable, MemberwiseEquatable, Sendable, S
     /// The name of the fine-tuning job that this checkpoint was created from.
     public var fineTuningJobID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FineTuningJobCheckpoint`.
     ///
@@ -1809,6 +1835,8 @@ public struct FineTuningJobCheckpoint: Codable, MemberwiseEquatable, Sendable, S
         self.stepNumber = stepNumber
         self.metrics = metrics
         self.fineTuningJobID = fineTuningJobID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FineTuningJobCheckpoint` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1868,10 +1896,10 @@ public struct FineTuningJobCheckpoint: Codable, MemberwiseEquatable, Sendable, S
         public var fullValidLoss: Swift.Double?
         public var fullValidMeanTokenAccuracy: Swift.Double?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Metrics`.
         public init(
@@ -1890,6 +1918,8 @@ public struct FineTuningJobCheckpoint: Codable, MemberwiseEquatable, Sendable, S
             self.validMeanTokenAccuracy = validMeanTokenAccuracy
             self.fullValidLoss = fullValidLoss
             self.fullValidMeanTokenAccuracy = fullValidMeanTokenAccuracy
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Metrics` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1957,10 +1987,10 @@ public struct FineTuningJobEvent: Codable, MemberwiseEquatable, Sendable, SpecDe
     /// The data associated with the event.
     public var data: JSONObject?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FineTuningJobEvent`.
     ///
@@ -1985,6 +2015,8 @@ public struct FineTuningJobEvent: Codable, MemberwiseEquatable, Sendable, SpecDe
         self.message = message
         self.type = type
         self.data = data
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FineTuningJobEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2084,10 +2116,10 @@ public struct GraderMulti: Codable, MemberwiseEquatable, Sendable, SpecDeviation
     /// A formula to calculate the output based on grader results.
     public var calculateOutput: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `GraderMulti`.
     ///
@@ -2103,6 +2135,8 @@ public struct GraderMulti: Codable, MemberwiseEquatable, Sendable, SpecDeviation
         self.name = name
         self.graders = graders
         self.calculateOutput = calculateOutput
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `GraderMulti` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2218,10 +2252,10 @@ public struct GraderPython: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
     /// The image tag to use for the python script.
     public var imageTag: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `GraderPython`.
     ///
@@ -2237,6 +2271,8 @@ public struct GraderPython: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
         self.name = name
         self.source = source
         self.imageTag = imageTag
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `GraderPython` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2291,10 +2327,10 @@ public struct GraderScoreModel: Codable, MemberwiseEquatable, Sendable, SpecDevi
     /// The range of the score. Defaults to `[0, 1]`.
     public var range: [Swift.Double]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `GraderScoreModel`.
     ///
@@ -2316,6 +2352,8 @@ public struct GraderScoreModel: Codable, MemberwiseEquatable, Sendable, SpecDevi
         self.samplingParams = samplingParams
         self.input = input
         self.range = range
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `GraderScoreModel` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2387,10 +2425,10 @@ public struct GraderScoreModel: Codable, MemberwiseEquatable, Sendable, SpecDevi
         /// Default: `"medium"`.
         public var reasoningEffort: ReasoningEffort?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `SamplingParams`.
         ///
@@ -2412,6 +2450,8 @@ public struct GraderScoreModel: Codable, MemberwiseEquatable, Sendable, SpecDevi
             self.temperature = temperature
             self.maxCompletionsTokens = maxCompletionsTokens
             self.reasoningEffort = reasoningEffort
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `SamplingParams` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2469,10 +2509,10 @@ public struct GraderStringCheck: Codable, MemberwiseEquatable, Sendable, SpecDev
     /// The string check operation to perform. One of `eq`, `ne`, `like`, or `ilike`.
     public var operation: GraderStringCheck.Operation
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `GraderStringCheck`.
     ///
@@ -2491,6 +2531,8 @@ public struct GraderStringCheck: Codable, MemberwiseEquatable, Sendable, SpecDev
         self.input = input
         self.reference = reference
         self.operation = operation
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `GraderStringCheck` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2573,10 +2615,10 @@ public struct GraderTextSimilarity: Codable, MemberwiseEquatable, Sendable, Spec
     /// or `rouge_l`.
     public var evaluationMetric: GraderTextSimilarity.EvaluationMetric
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `GraderTextSimilarity`.
     ///
@@ -2595,6 +2637,8 @@ public struct GraderTextSimilarity: Codable, MemberwiseEquatable, Sendable, Spec
         self.input = input
         self.reference = reference
         self.evaluationMetric = evaluationMetric
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `GraderTextSimilarity` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2692,10 +2736,10 @@ public struct ListFineTuningCheckpointPermissionResponse: Codable, MemberwiseEqu
     public var lastID: Swift.String?
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ListFineTuningCheckpointPermissionResponse`.
     public init(
@@ -2708,6 +2752,8 @@ public struct ListFineTuningCheckpointPermissionResponse: Codable, MemberwiseEqu
         self.firstID = firstID
         self.lastID = lastID
         self.hasMore = hasMore
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ListFineTuningCheckpointPermissionResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2765,10 +2811,10 @@ public struct ListFineTuningJobCheckpointsResponse: Codable, MemberwiseEquatable
     public var lastID: Swift.String?
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ListFineTuningJobCheckpointsResponse`.
     public init(
@@ -2781,6 +2827,8 @@ public struct ListFineTuningJobCheckpointsResponse: Codable, MemberwiseEquatable
         self.firstID = firstID
         self.lastID = lastID
         self.hasMore = hasMore
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ListFineTuningJobCheckpointsResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2836,10 +2884,10 @@ public struct ListFineTuningJobEventsResponse: Codable, MemberwiseEquatable, Sen
     public var data: [FineTuningJobEvent]
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ListFineTuningJobEventsResponse`.
     public init(
@@ -2848,6 +2896,8 @@ public struct ListFineTuningJobEventsResponse: Codable, MemberwiseEquatable, Sen
     ) {
         self.data = data
         self.hasMore = hasMore
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ListFineTuningJobEventsResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2897,10 +2947,10 @@ public struct ListPaginatedFineTuningJobsResponse: Codable, MemberwiseEquatable,
     public var data: [FineTuningJob]
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ListPaginatedFineTuningJobsResponse`.
     public init(
@@ -2909,6 +2959,8 @@ public struct ListPaginatedFineTuningJobsResponse: Codable, MemberwiseEquatable,
     ) {
         self.data = data
         self.hasMore = hasMore
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ListPaginatedFineTuningJobsResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2968,10 +3020,10 @@ public struct RunGraderRequest: Codable, MemberwiseEquatable, Sendable, SpecDevi
     /// valid JSON string.
     public var modelSample: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RunGraderRequest`.
     ///
@@ -2987,6 +3039,8 @@ public struct RunGraderRequest: Codable, MemberwiseEquatable, Sendable, SpecDevi
         self.grader = grader
         self.item = item
         self.modelSample = modelSample
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RunGraderRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3098,10 +3152,10 @@ public struct RunGraderResponse: Codable, MemberwiseEquatable, Sendable, SpecDev
     public var subRewards: JSONObject
     public var modelGraderTokenUsagePerModel: JSONObject
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RunGraderResponse`.
     public init(
@@ -3114,6 +3168,8 @@ public struct RunGraderResponse: Codable, MemberwiseEquatable, Sendable, SpecDev
         self.metadata = metadata
         self.subRewards = subRewards
         self.modelGraderTokenUsagePerModel = modelGraderTokenUsagePerModel
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RunGraderResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3163,10 +3219,10 @@ public struct RunGraderResponse: Codable, MemberwiseEquatable, Sendable, SpecDev
         public var tokenUsage: Swift.Int?
         public var sampledModelName: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Metadata`.
         public init(
@@ -3185,6 +3241,8 @@ public struct RunGraderResponse: Codable, MemberwiseEquatable, Sendable, SpecDev
             self.scores = scores
             self.tokenUsage = tokenUsage
             self.sampledModelName = sampledModelName
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Metadata` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3250,10 +3308,10 @@ public struct RunGraderResponse: Codable, MemberwiseEquatable, Sendable, SpecDev
             public var modelGraderParseError: Swift.Bool
             public var modelGraderServerErrorDetails: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `Errors`.
             public init(
@@ -3286,6 +3344,8 @@ public struct RunGraderResponse: Codable, MemberwiseEquatable, Sendable, SpecDev
                 self.modelGraderRefusalError = modelGraderRefusalError
                 self.modelGraderParseError = modelGraderParseError
                 self.modelGraderServerErrorDetails = modelGraderServerErrorDetails
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `Errors` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3365,10 +3425,10 @@ public struct ValidateGraderRequest: Codable, MemberwiseEquatable, Sendable, Spe
     /// The grader used for the fine-tuning job.
     public var grader: ValidateGraderRequest.Grader
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ValidateGraderRequest`.
     ///
@@ -3376,6 +3436,8 @@ public struct ValidateGraderRequest: Codable, MemberwiseEquatable, Sendable, Spe
     ///   - grader: The grader used for the fine-tuning job.
     public init(grader: ValidateGraderRequest.Grader) {
         self.grader = grader
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ValidateGraderRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3481,10 +3543,10 @@ public struct ValidateGraderResponse: Codable, MemberwiseEquatable, Sendable, Sp
     /// The grader used for the fine-tuning job.
     public var grader: ValidateGraderResponse.Grader?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ValidateGraderResponse`.
     ///
@@ -3492,6 +3554,8 @@ public struct ValidateGraderResponse: Codable, MemberwiseEquatable, Sendable, Sp
     ///   - grader: The grader used for the fine-tuning job.
     public init(grader: ValidateGraderResponse.Grader? = nil) {
         self.grader = grader
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ValidateGraderResponse` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -52,10 +52,10 @@ public struct FineTuningJob: Codable, MemberwiseEquatable, Sendable, SpecDeviati
     /// with a maximum length of 512 characters.
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FineTuningJob`.
     ///
@@ -116,6 +116,8 @@ public struct FineTuningJob: Codable, MemberwiseEquatable, Sendable, SpecDeviati
         self.estimatedFinish = estimatedFinish
         self.method = method
         self.metadata = metadata
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FineTuningJob` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -210,10 +212,10 @@ public struct FineTuningJob: Codable, MemberwiseEquatable, Sendable, SpecDeviati
         /// The parameter that was invalid, usually `training_file` or `validation_file`. This field will be null if the failure was not parameter-specific.
         public var param: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ErrorValue`.
         ///
@@ -229,6 +231,8 @@ public struct FineTuningJob: Codable, MemberwiseEquatable, Sendable, SpecDeviati
             self.code = code
             self.message = message
             self.param = param
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ErrorValue` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -286,10 +290,10 @@ public struct FineTuningJob: Codable, MemberwiseEquatable, Sendable, SpecDeviati
         /// Default: `"auto"`.
         public var nEpochs: FineTuningJob.Hyperparameters.NEpochs?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Hyperparameters`.
         ///
@@ -305,6 +309,8 @@ public struct FineTuningJob: Codable, MemberwiseEquatable, Sendable, SpecDeviati
             self.batchSize = batchSize
             self.learningRateMultiplier = learningRateMultiplier
             self.nEpochs = nEpochs
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Hyperparameters` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -81,10 +81,10 @@ public struct CreateImageEditRequest: Codable, MemberwiseEquatable, Sendable, Sp
     /// Default: `"auto"`.
     public var quality: CreateImageEditRequest.Quality?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateImageEditRequest`.
     ///
@@ -136,6 +136,8 @@ public struct CreateImageEditRequest: Codable, MemberwiseEquatable, Sendable, Sp
         self.stream = stream
         self.partialImages = partialImages
         self.quality = quality
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateImageEditRequest` from its JSON object under the decoder's ``DecodingMode``; members it does

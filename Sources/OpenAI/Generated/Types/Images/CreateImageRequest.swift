@@ -78,10 +78,10 @@ public struct CreateImageRequest: Codable, MemberwiseEquatable, Sendable, SpecDe
     /// A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#end-user-ids).
     public var user: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateImageRequest`.
     ///
@@ -130,6 +130,8 @@ public struct CreateImageRequest: Codable, MemberwiseEquatable, Sendable, SpecDe
         self.background = background
         self.style = style
         self.user = user
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateImageRequest` from its JSON object under the decoder's ``DecodingMode``; members it does

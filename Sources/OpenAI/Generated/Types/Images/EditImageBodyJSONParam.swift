@@ -75,10 +75,10 @@ public struct EditImageBodyJSONParam: Codable, MemberwiseEquatable, Sendable, Sp
     /// Default: `0`. At least 0, at most 3.
     public var partialImages: PartialImages?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `EditImageBodyJSONParam`.
     ///
@@ -130,6 +130,8 @@ public struct EditImageBodyJSONParam: Codable, MemberwiseEquatable, Sendable, Sp
         self.background = background
         self.stream = stream
         self.partialImages = partialImages
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `EditImageBodyJSONParam` from its JSON object under the decoder's ``DecodingMode``; members it does

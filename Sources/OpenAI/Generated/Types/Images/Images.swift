@@ -29,10 +29,10 @@ public struct CreateImageVariationRequest: Codable, MemberwiseEquatable, Sendabl
     /// A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#end-user-ids).
     public var user: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateImageVariationRequest`.
     ///
@@ -57,6 +57,8 @@ public struct CreateImageVariationRequest: Codable, MemberwiseEquatable, Sendabl
         self.responseFormat = responseFormat
         self.size = size
         self.user = user
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateImageVariationRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -180,10 +182,10 @@ public struct Image: Codable, MemberwiseEquatable, Sendable, SpecDeviationReport
     /// For `dall-e-3` only, the revised prompt that was used to generate the image.
     public var revisedPrompt: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Image`.
     ///
@@ -199,6 +201,8 @@ public struct Image: Codable, MemberwiseEquatable, Sendable, SpecDeviationReport
         self.b64JSON = b64JSON
         self.url = url
         self.revisedPrompt = revisedPrompt
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Image` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -255,10 +259,10 @@ public struct ImageEditCompletedEvent: Codable, MemberwiseEquatable, Sendable, S
     /// For the GPT image models only, the token usage information for the image generation.
     public var usage: ImagesUsage
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ImageEditCompletedEvent`.
     ///
@@ -286,6 +290,8 @@ public struct ImageEditCompletedEvent: Codable, MemberwiseEquatable, Sendable, S
         self.background = background
         self.outputFormat = outputFormat
         self.usage = usage
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ImageEditCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -450,10 +456,10 @@ public struct ImageEditPartialImageEvent: Codable, MemberwiseEquatable, Sendable
     /// 0-based index for the partial image (streaming).
     public var partialImageIndex: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ImageEditPartialImageEvent`.
     ///
@@ -481,6 +487,8 @@ public struct ImageEditPartialImageEvent: Codable, MemberwiseEquatable, Sendable
         self.background = background
         self.outputFormat = outputFormat
         self.partialImageIndex = partialImageIndex
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ImageEditPartialImageEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -692,10 +700,10 @@ public struct ImageGenCompletedEvent: Codable, MemberwiseEquatable, Sendable, Sp
     /// For the GPT image models only, the token usage information for the image generation.
     public var usage: ImagesUsage
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ImageGenCompletedEvent`.
     ///
@@ -723,6 +731,8 @@ public struct ImageGenCompletedEvent: Codable, MemberwiseEquatable, Sendable, Sp
         self.background = background
         self.outputFormat = outputFormat
         self.usage = usage
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ImageGenCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -877,10 +887,10 @@ public struct ImageGenInputUsageDetails: Codable, MemberwiseEquatable, Sendable,
     /// The number of image tokens in the input prompt.
     public var imageTokens: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ImageGenInputUsageDetails`.
     ///
@@ -893,6 +903,8 @@ public struct ImageGenInputUsageDetails: Codable, MemberwiseEquatable, Sendable,
     ) {
         self.textTokens = textTokens
         self.imageTokens = imageTokens
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ImageGenInputUsageDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -936,10 +948,10 @@ public struct ImageGenOutputTokensDetails: Codable, MemberwiseEquatable, Sendabl
     /// The number of text output tokens generated by the model.
     public var textTokens: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ImageGenOutputTokensDetails`.
     ///
@@ -952,6 +964,8 @@ public struct ImageGenOutputTokensDetails: Codable, MemberwiseEquatable, Sendabl
     ) {
         self.imageTokens = imageTokens
         self.textTokens = textTokens
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ImageGenOutputTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1005,10 +1019,10 @@ public struct ImageGenPartialImageEvent: Codable, MemberwiseEquatable, Sendable,
     /// 0-based index for the partial image (streaming).
     public var partialImageIndex: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ImageGenPartialImageEvent`.
     ///
@@ -1036,6 +1050,8 @@ public struct ImageGenPartialImageEvent: Codable, MemberwiseEquatable, Sendable,
         self.background = background
         self.outputFormat = outputFormat
         self.partialImageIndex = partialImageIndex
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ImageGenPartialImageEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1243,10 +1259,10 @@ public struct ImageGenUsage: Codable, MemberwiseEquatable, Sendable, SpecDeviati
     /// The input tokens detailed information for the image generation.
     public var inputTokensDetails: ImageGenInputUsageDetails
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ImageGenUsage`.
     ///
@@ -1268,6 +1284,8 @@ public struct ImageGenUsage: Codable, MemberwiseEquatable, Sendable, SpecDeviati
         self.outputTokens = outputTokens
         self.outputTokensDetails = outputTokensDetails
         self.inputTokensDetails = inputTokensDetails
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ImageGenUsage` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1323,10 +1341,10 @@ public struct ImageRefParam: Codable, MemberwiseEquatable, Sendable, SpecDeviati
     /// The File API ID of an uploaded image to use as input.
     public var fileID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ImageRefParam`.
     ///
@@ -1339,6 +1357,8 @@ public struct ImageRefParam: Codable, MemberwiseEquatable, Sendable, SpecDeviati
     ) {
         self.imageURL = imageURL
         self.fileID = fileID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ImageRefParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1392,10 +1412,10 @@ public struct ImagesResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviat
     /// For `gpt-image-1` only, the token usage information for the image generation.
     public var usage: ImageGenUsage?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ImagesResponse`.
     ///
@@ -1423,6 +1443,8 @@ public struct ImagesResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviat
         self.size = size
         self.quality = quality
         self.usage = usage
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ImagesResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1548,10 +1570,10 @@ public struct ImagesUsage: Codable, MemberwiseEquatable, Sendable, SpecDeviation
     /// The input tokens detailed information for the image generation.
     public var inputTokensDetails: ImageGenOutputTokensDetails
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ImagesUsage`.
     ///
@@ -1570,6 +1592,8 @@ public struct ImagesUsage: Codable, MemberwiseEquatable, Sendable, SpecDeviation
         self.inputTokens = inputTokens
         self.outputTokens = outputTokens
         self.inputTokensDetails = inputTokensDetails
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ImagesUsage` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -10,10 +10,10 @@ public struct DeleteModelResponse: Codable, MemberwiseEquatable, Sendable, SpecD
     public var deleted: Swift.Bool
     public var object: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `DeleteModelResponse`.
     public init(
@@ -24,6 +24,8 @@ public struct DeleteModelResponse: Codable, MemberwiseEquatable, Sendable, SpecD
         self.id = id
         self.deleted = deleted
         self.object = object
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `DeleteModelResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -65,14 +67,16 @@ public struct DeleteModelResponse: Codable, MemberwiseEquatable, Sendable, SpecD
 public struct ListModelsResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var data: [Model]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ListModelsResponse`.
     public init(data: [Model]) {
         self.data = data
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ListModelsResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -121,10 +125,10 @@ public struct Model: Codable, MemberwiseEquatable, Sendable, SpecDeviationReport
     /// A date in RFC 3339 `full-date` form (`2025-01-31`).
     public var shutdownDate: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Model`.
     ///
@@ -143,6 +147,8 @@ public struct Model: Codable, MemberwiseEquatable, Sendable, SpecDeviationReport
         self.created = created
         self.ownedBy = ownedBy
         self.shutdownDate = shutdownDate
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Model` from its JSON object under the decoder's ``DecodingMode``; members it does

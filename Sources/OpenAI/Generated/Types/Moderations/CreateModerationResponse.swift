@@ -15,10 +15,10 @@ public struct CreateModerationResponse: Codable, MemberwiseEquatable, Sendable, 
     /// A list of moderation objects.
     public var results: [CreateModerationResponse.ResultValue]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateModerationResponse`.
     ///
@@ -34,6 +34,8 @@ public struct CreateModerationResponse: Codable, MemberwiseEquatable, Sendable, 
         self.id = id
         self.model = model
         self.results = results
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateModerationResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -81,10 +83,10 @@ public struct CreateModerationResponse: Codable, MemberwiseEquatable, Sendable, 
         /// A list of the categories along with the input type(s) that the score applies to.
         public var categoryAppliedInputTypes: CreateModerationResponse.ResultValue.CategoryAppliedInputTypes
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResultValue`.
         ///
@@ -103,6 +105,8 @@ public struct CreateModerationResponse: Codable, MemberwiseEquatable, Sendable, 
             self.categories = categories
             self.categoryScores = categoryScores
             self.categoryAppliedInputTypes = categoryAppliedInputTypes
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResultValue` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -173,10 +177,10 @@ public struct CreateModerationResponse: Codable, MemberwiseEquatable, Sendable, 
             /// Content that depicts death, violence, or physical injury in graphic detail.
             public var violenceGraphic: Swift.Bool
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `Categories`.
             ///
@@ -222,6 +226,8 @@ public struct CreateModerationResponse: Codable, MemberwiseEquatable, Sendable, 
                 self.sexualMinors = sexualMinors
                 self.violence = violence
                 self.violenceGraphic = violenceGraphic
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `Categories` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -320,10 +326,10 @@ public struct CreateModerationResponse: Codable, MemberwiseEquatable, Sendable, 
             /// The score for the category 'violence/graphic'.
             public var violenceGraphic: Swift.Double
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `CategoryScores`.
             ///
@@ -369,6 +375,8 @@ public struct CreateModerationResponse: Codable, MemberwiseEquatable, Sendable, 
                 self.sexualMinors = sexualMinors
                 self.violence = violence
                 self.violenceGraphic = violenceGraphic
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `CategoryScores` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -467,10 +475,10 @@ public struct CreateModerationResponse: Codable, MemberwiseEquatable, Sendable, 
             /// The applied input type(s) for the category 'violence/graphic'.
             public var violenceGraphic: [ModerationInputType]
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `CategoryAppliedInputTypes`.
             ///
@@ -516,6 +524,8 @@ public struct CreateModerationResponse: Codable, MemberwiseEquatable, Sendable, 
                 self.sexualMinors = sexualMinors
                 self.violence = violence
                 self.violenceGraphic = violenceGraphic
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `CategoryAppliedInputTypes` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -25,10 +25,10 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionSegm
     /// End time of the segment in seconds.
     public var end: Swift.Double
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaServerEventConversationItemInputAudioTranscriptionSegment`.
     ///
@@ -59,6 +59,8 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionSegm
         self.speaker = speaker
         self.start = start
         self.end = end
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaServerEventConversationItemInputAudioTranscriptionSegment` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -122,10 +124,10 @@ public struct RealtimeBetaServerEventConversationItemRetrieved: Codable, Memberw
     /// A single item within a Realtime conversation.
     public var item: RealtimeConversationItem
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaServerEventConversationItemRetrieved`.
     ///
@@ -138,6 +140,8 @@ public struct RealtimeBetaServerEventConversationItemRetrieved: Codable, Memberw
     ) {
         self.eventID = eventID
         self.item = item
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaServerEventConversationItemRetrieved` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -192,10 +196,10 @@ public struct RealtimeBetaServerEventConversationItemTruncated: Codable, Memberw
     /// The duration up to which the audio was truncated, in milliseconds.
     public var audioEndMs: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaServerEventConversationItemTruncated`.
     ///
@@ -214,6 +218,8 @@ public struct RealtimeBetaServerEventConversationItemTruncated: Codable, Memberw
         self.itemID = itemID
         self.contentIndex = contentIndex
         self.audioEndMs = audioEndMs
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaServerEventConversationItemTruncated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -267,10 +273,10 @@ public struct RealtimeBetaServerEventError: Codable, MemberwiseEquatable, Sendab
     /// Details of the error.
     public var error: RealtimeBetaServerEventError.ErrorValue
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaServerEventError`.
     ///
@@ -283,6 +289,8 @@ public struct RealtimeBetaServerEventError: Codable, MemberwiseEquatable, Sendab
     ) {
         self.eventID = eventID
         self.error = error
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaServerEventError` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -333,10 +341,10 @@ public struct RealtimeBetaServerEventError: Codable, MemberwiseEquatable, Sendab
         /// The event_id of the client event that caused the error, if applicable.
         public var eventID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ErrorValue`.
         ///
@@ -358,6 +366,8 @@ public struct RealtimeBetaServerEventError: Codable, MemberwiseEquatable, Sendab
             self.message = message
             self.param = param
             self.eventID = eventID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ErrorValue` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -410,10 +420,10 @@ public struct RealtimeBetaServerEventInputAudioBufferCleared: Codable, Memberwis
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaServerEventInputAudioBufferCleared`.
     ///
@@ -421,6 +431,8 @@ public struct RealtimeBetaServerEventInputAudioBufferCleared: Codable, Memberwis
     ///   - eventID: The unique ID of the server event.
     public init(eventID: Swift.String) {
         self.eventID = eventID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaServerEventInputAudioBufferCleared` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -469,10 +481,10 @@ public struct RealtimeBetaServerEventInputAudioBufferCommitted: Codable, Memberw
     /// The ID of the user message item that will be created.
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaServerEventInputAudioBufferCommitted`.
     ///
@@ -488,6 +500,8 @@ public struct RealtimeBetaServerEventInputAudioBufferCommitted: Codable, Memberw
         self.eventID = eventID
         self.previousItemID = previousItemID
         self.itemID = itemID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaServerEventInputAudioBufferCommitted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -550,10 +564,10 @@ public struct RealtimeBetaServerEventInputAudioBufferSpeechStarted: Codable, Mem
     /// The ID of the user message item that will be created when speech stops.
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaServerEventInputAudioBufferSpeechStarted`.
     ///
@@ -569,6 +583,8 @@ public struct RealtimeBetaServerEventInputAudioBufferSpeechStarted: Codable, Mem
         self.eventID = eventID
         self.audioStartMs = audioStartMs
         self.itemID = itemID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaServerEventInputAudioBufferSpeechStarted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -623,10 +639,10 @@ public struct RealtimeBetaServerEventInputAudioBufferSpeechStopped: Codable, Mem
     /// The ID of the user message item that will be created.
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaServerEventInputAudioBufferSpeechStopped`.
     ///
@@ -642,6 +658,8 @@ public struct RealtimeBetaServerEventInputAudioBufferSpeechStopped: Codable, Mem
         self.eventID = eventID
         self.audioEndMs = audioEndMs
         self.itemID = itemID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaServerEventInputAudioBufferSpeechStopped` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -690,10 +708,10 @@ public struct RealtimeBetaServerEventMCPListToolsCompleted: Codable, MemberwiseE
     /// The ID of the MCP list tools item.
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaServerEventMCPListToolsCompleted`.
     ///
@@ -706,6 +724,8 @@ public struct RealtimeBetaServerEventMCPListToolsCompleted: Codable, MemberwiseE
     ) {
         self.eventID = eventID
         self.itemID = itemID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaServerEventMCPListToolsCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -751,10 +771,10 @@ public struct RealtimeBetaServerEventMCPListToolsFailed: Codable, MemberwiseEqua
     /// The ID of the MCP list tools item.
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaServerEventMCPListToolsFailed`.
     ///
@@ -767,6 +787,8 @@ public struct RealtimeBetaServerEventMCPListToolsFailed: Codable, MemberwiseEqua
     ) {
         self.eventID = eventID
         self.itemID = itemID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaServerEventMCPListToolsFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -812,10 +834,10 @@ public struct RealtimeBetaServerEventMCPListToolsInProgress: Codable, Memberwise
     /// The ID of the MCP list tools item.
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaServerEventMCPListToolsInProgress`.
     ///
@@ -828,6 +850,8 @@ public struct RealtimeBetaServerEventMCPListToolsInProgress: Codable, Memberwise
     ) {
         self.eventID = eventID
         self.itemID = itemID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaServerEventMCPListToolsInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -876,10 +900,10 @@ public struct RealtimeBetaServerEventRateLimitsUpdated: Codable, MemberwiseEquat
     /// List of rate limit information.
     public var rateLimits: [RealtimeBetaServerEventRateLimitsUpdated.RateLimit]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaServerEventRateLimitsUpdated`.
     ///
@@ -892,6 +916,8 @@ public struct RealtimeBetaServerEventRateLimitsUpdated: Codable, MemberwiseEquat
     ) {
         self.eventID = eventID
         self.rateLimits = rateLimits
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaServerEventRateLimitsUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -938,10 +964,10 @@ public struct RealtimeBetaServerEventRateLimitsUpdated: Codable, MemberwiseEquat
         /// Seconds until the rate limit resets.
         public var resetSeconds: Swift.Double?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `RateLimit`.
         ///
@@ -960,6 +986,8 @@ public struct RealtimeBetaServerEventRateLimitsUpdated: Codable, MemberwiseEquat
             self.limit = limit
             self.remaining = remaining
             self.resetSeconds = resetSeconds
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `RateLimit` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1037,10 +1065,10 @@ public struct RealtimeBetaServerEventResponseAudioDelta: Codable, MemberwiseEqua
     /// Base64-encoded audio data delta.
     public var delta: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaServerEventResponseAudioDelta`.
     ///
@@ -1065,6 +1093,8 @@ public struct RealtimeBetaServerEventResponseAudioDelta: Codable, MemberwiseEqua
         self.outputIndex = outputIndex
         self.contentIndex = contentIndex
         self.delta = delta
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaServerEventResponseAudioDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1129,10 +1159,10 @@ public struct RealtimeBetaServerEventResponseAudioDone: Codable, MemberwiseEquat
     /// The index of the content part in the item's content array.
     public var contentIndex: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaServerEventResponseAudioDone`.
     ///
@@ -1154,6 +1184,8 @@ public struct RealtimeBetaServerEventResponseAudioDone: Codable, MemberwiseEquat
         self.itemID = itemID
         self.outputIndex = outputIndex
         self.contentIndex = contentIndex
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaServerEventResponseAudioDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1216,10 +1248,10 @@ public struct RealtimeBetaServerEventResponseAudioTranscriptDelta: Codable, Memb
     /// The transcript delta.
     public var delta: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaServerEventResponseAudioTranscriptDelta`.
     ///
@@ -1244,6 +1276,8 @@ public struct RealtimeBetaServerEventResponseAudioTranscriptDelta: Codable, Memb
         self.outputIndex = outputIndex
         self.contentIndex = contentIndex
         self.delta = delta
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaServerEventResponseAudioTranscriptDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1311,10 +1345,10 @@ public struct RealtimeBetaServerEventResponseAudioTranscriptDone: Codable, Membe
     /// The final transcript of the audio.
     public var transcript: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaServerEventResponseAudioTranscriptDone`.
     ///
@@ -1339,6 +1373,8 @@ public struct RealtimeBetaServerEventResponseAudioTranscriptDone: Codable, Membe
         self.outputIndex = outputIndex
         self.contentIndex = contentIndex
         self.transcript = transcript
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaServerEventResponseAudioTranscriptDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1405,10 +1441,10 @@ public struct RealtimeBetaServerEventResponseContentPartAdded: Codable, Memberwi
     /// The content part that was added.
     public var part: RealtimeBetaServerEventResponseContentPartAdded.Part
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaServerEventResponseContentPartAdded`.
     ///
@@ -1433,6 +1469,8 @@ public struct RealtimeBetaServerEventResponseContentPartAdded: Codable, Memberwi
         self.outputIndex = outputIndex
         self.contentIndex = contentIndex
         self.part = part
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaServerEventResponseContentPartAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1493,10 +1531,10 @@ public struct RealtimeBetaServerEventResponseContentPartAdded: Codable, Memberwi
         /// The transcript of the audio (if type is "audio").
         public var transcript: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Part`.
         ///
@@ -1515,6 +1553,8 @@ public struct RealtimeBetaServerEventResponseContentPartAdded: Codable, Memberwi
             self.text = text
             self.audio = audio
             self.transcript = transcript
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Part` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1593,10 +1633,10 @@ public struct RealtimeBetaServerEventResponseContentPartDone: Codable, Memberwis
     /// The content part that is done.
     public var part: RealtimeBetaServerEventResponseContentPartDone.Part
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaServerEventResponseContentPartDone`.
     ///
@@ -1621,6 +1661,8 @@ public struct RealtimeBetaServerEventResponseContentPartDone: Codable, Memberwis
         self.outputIndex = outputIndex
         self.contentIndex = contentIndex
         self.part = part
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaServerEventResponseContentPartDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1681,10 +1723,10 @@ public struct RealtimeBetaServerEventResponseContentPartDone: Codable, Memberwis
         /// The transcript of the audio (if type is "audio").
         public var transcript: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Part`.
         ///
@@ -1703,6 +1745,8 @@ public struct RealtimeBetaServerEventResponseContentPartDone: Codable, Memberwis
             self.text = text
             self.audio = audio
             self.transcript = transcript
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Part` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1773,10 +1817,10 @@ public struct RealtimeBetaServerEventResponseCreated: Codable, MemberwiseEquatab
     /// The response resource.
     public var response: RealtimeBetaResponse
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaServerEventResponseCreated`.
     ///
@@ -1789,6 +1833,8 @@ public struct RealtimeBetaServerEventResponseCreated: Codable, MemberwiseEquatab
     ) {
         self.eventID = eventID
         self.response = response
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaServerEventResponseCreated` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -15,10 +15,10 @@ public struct RealtimeBetaServerEventResponseDone: Codable, MemberwiseEquatable,
     /// The response resource.
     public var response: RealtimeBetaResponse
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaServerEventResponseDone`.
     ///
@@ -31,6 +31,8 @@ public struct RealtimeBetaServerEventResponseDone: Codable, MemberwiseEquatable,
     ) {
         self.eventID = eventID
         self.response = response
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaServerEventResponseDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -84,10 +86,10 @@ public struct RealtimeBetaServerEventResponseFunctionCallArgumentsDelta: Codable
     /// The arguments delta as a JSON string.
     public var delta: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaServerEventResponseFunctionCallArgumentsDelta`.
     ///
@@ -112,6 +114,8 @@ public struct RealtimeBetaServerEventResponseFunctionCallArgumentsDelta: Codable
         self.outputIndex = outputIndex
         self.callID = callID
         self.delta = delta
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaServerEventResponseFunctionCallArgumentsDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -180,10 +184,10 @@ public struct RealtimeBetaServerEventResponseFunctionCallArgumentsDone: Codable,
     /// The final arguments as a JSON string.
     public var arguments: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaServerEventResponseFunctionCallArgumentsDone`.
     ///
@@ -211,6 +215,8 @@ public struct RealtimeBetaServerEventResponseFunctionCallArgumentsDone: Codable,
         self.callID = callID
         self.name = name
         self.arguments = arguments
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaServerEventResponseFunctionCallArgumentsDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -279,10 +285,10 @@ public struct RealtimeBetaServerEventResponseMCPCallArgumentsDelta: Codable, Mem
     /// If present, indicates the delta text was obfuscated.
     public var obfuscation: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaServerEventResponseMCPCallArgumentsDelta`.
     ///
@@ -307,6 +313,8 @@ public struct RealtimeBetaServerEventResponseMCPCallArgumentsDelta: Codable, Mem
         self.outputIndex = outputIndex
         self.delta = delta
         self.obfuscation = obfuscation
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaServerEventResponseMCPCallArgumentsDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -370,10 +378,10 @@ public struct RealtimeBetaServerEventResponseMCPCallArgumentsDone: Codable, Memb
     /// The final JSON-encoded arguments string.
     public var arguments: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaServerEventResponseMCPCallArgumentsDone`.
     ///
@@ -395,6 +403,8 @@ public struct RealtimeBetaServerEventResponseMCPCallArgumentsDone: Codable, Memb
         self.itemID = itemID
         self.outputIndex = outputIndex
         self.arguments = arguments
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaServerEventResponseMCPCallArgumentsDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -451,10 +461,10 @@ public struct RealtimeBetaServerEventResponseMCPCallCompleted: Codable, Memberwi
     /// The ID of the MCP tool call item.
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaServerEventResponseMCPCallCompleted`.
     ///
@@ -470,6 +480,8 @@ public struct RealtimeBetaServerEventResponseMCPCallCompleted: Codable, Memberwi
         self.eventID = eventID
         self.outputIndex = outputIndex
         self.itemID = itemID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaServerEventResponseMCPCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -520,10 +532,10 @@ public struct RealtimeBetaServerEventResponseMCPCallFailed: Codable, MemberwiseE
     /// The ID of the MCP tool call item.
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaServerEventResponseMCPCallFailed`.
     ///
@@ -539,6 +551,8 @@ public struct RealtimeBetaServerEventResponseMCPCallFailed: Codable, MemberwiseE
         self.eventID = eventID
         self.outputIndex = outputIndex
         self.itemID = itemID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaServerEventResponseMCPCallFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -589,10 +603,10 @@ public struct RealtimeBetaServerEventResponseMCPCallInProgress: Codable, Memberw
     /// The ID of the MCP tool call item.
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaServerEventResponseMCPCallInProgress`.
     ///
@@ -608,6 +622,8 @@ public struct RealtimeBetaServerEventResponseMCPCallInProgress: Codable, Memberw
         self.eventID = eventID
         self.outputIndex = outputIndex
         self.itemID = itemID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaServerEventResponseMCPCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -660,10 +676,10 @@ public struct RealtimeBetaServerEventResponseOutputItemAdded: Codable, Memberwis
     /// A single item within a Realtime conversation.
     public var item: RealtimeConversationItem
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaServerEventResponseOutputItemAdded`.
     ///
@@ -682,6 +698,8 @@ public struct RealtimeBetaServerEventResponseOutputItemAdded: Codable, Memberwis
         self.responseID = responseID
         self.outputIndex = outputIndex
         self.item = item
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaServerEventResponseOutputItemAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -738,10 +756,10 @@ public struct RealtimeBetaServerEventResponseOutputItemDone: Codable, Memberwise
     /// A single item within a Realtime conversation.
     public var item: RealtimeConversationItem
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaServerEventResponseOutputItemDone`.
     ///
@@ -760,6 +778,8 @@ public struct RealtimeBetaServerEventResponseOutputItemDone: Codable, Memberwise
         self.responseID = responseID
         self.outputIndex = outputIndex
         self.item = item
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaServerEventResponseOutputItemDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -819,10 +839,10 @@ public struct RealtimeBetaServerEventResponseTextDelta: Codable, MemberwiseEquat
     /// The text delta.
     public var delta: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaServerEventResponseTextDelta`.
     ///
@@ -847,6 +867,8 @@ public struct RealtimeBetaServerEventResponseTextDelta: Codable, MemberwiseEquat
         self.outputIndex = outputIndex
         self.contentIndex = contentIndex
         self.delta = delta
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaServerEventResponseTextDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -913,10 +935,10 @@ public struct RealtimeBetaServerEventResponseTextDone: Codable, MemberwiseEquata
     /// The final text content.
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaServerEventResponseTextDone`.
     ///
@@ -941,6 +963,8 @@ public struct RealtimeBetaServerEventResponseTextDone: Codable, MemberwiseEquata
         self.outputIndex = outputIndex
         self.contentIndex = contentIndex
         self.text = text
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaServerEventResponseTextDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1000,10 +1024,10 @@ public struct RealtimeBetaServerEventSessionCreated: Codable, MemberwiseEquatabl
     /// Realtime session object for the beta interface.
     public var session: RealtimeSession
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaServerEventSessionCreated`.
     ///
@@ -1016,6 +1040,8 @@ public struct RealtimeBetaServerEventSessionCreated: Codable, MemberwiseEquatabl
     ) {
         self.eventID = eventID
         self.session = session
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaServerEventSessionCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1062,10 +1088,10 @@ public struct RealtimeBetaServerEventSessionUpdated: Codable, MemberwiseEquatabl
     /// Realtime session object for the beta interface.
     public var session: RealtimeSession
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaServerEventSessionUpdated`.
     ///
@@ -1078,6 +1104,8 @@ public struct RealtimeBetaServerEventSessionUpdated: Codable, MemberwiseEquatabl
     ) {
         self.eventID = eventID
         self.session = session
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaServerEventSessionUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1127,10 +1155,10 @@ public struct RealtimeBetaServerEventTranscriptionSessionCreated: Codable, Membe
     /// property is not present when a session is updated via the WebSocket API.
     public var session: RealtimeTranscriptionSessionCreateResponse
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaServerEventTranscriptionSessionCreated`.
     ///
@@ -1143,6 +1171,8 @@ public struct RealtimeBetaServerEventTranscriptionSessionCreated: Codable, Membe
     ) {
         self.eventID = eventID
         self.session = session
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaServerEventTranscriptionSessionCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1193,10 +1223,10 @@ public struct RealtimeBetaServerEventTranscriptionSessionUpdated: Codable, Membe
     /// property is not present when a session is updated via the WebSocket API.
     public var session: RealtimeTranscriptionSessionCreateResponse
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaServerEventTranscriptionSessionUpdated`.
     ///
@@ -1209,6 +1239,8 @@ public struct RealtimeBetaServerEventTranscriptionSessionUpdated: Codable, Membe
     ) {
         self.eventID = eventID
         self.session = session
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaServerEventTranscriptionSessionUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1258,10 +1290,10 @@ public struct RealtimeCallCreateRequest: Codable, MemberwiseEquatable, Sendable,
     /// request.
     public var session: RealtimeSessionCreateRequestGA?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeCallCreateRequest`.
     ///
@@ -1274,6 +1306,8 @@ public struct RealtimeCallCreateRequest: Codable, MemberwiseEquatable, Sendable,
     ) {
         self.sdp = sdp
         self.session = session
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeCallCreateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1322,10 +1356,10 @@ public struct RealtimeCallReferRequest: Codable, MemberwiseEquatable, Sendable, 
     /// `tel:+14155550123` or `sip:agent@example.com`.
     public var targetURI: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeCallReferRequest`.
     ///
@@ -1333,6 +1367,8 @@ public struct RealtimeCallReferRequest: Codable, MemberwiseEquatable, Sendable, 
     ///   - targetURI: URI that should appear in the SIP Refer-To header.
     public init(targetURI: Swift.String) {
         self.targetURI = targetURI
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeCallReferRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1372,10 +1408,10 @@ public struct RealtimeCallRejectRequest: Codable, MemberwiseEquatable, Sendable,
     /// when omitted.
     public var statusCode: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeCallRejectRequest`.
     ///
@@ -1383,6 +1419,8 @@ public struct RealtimeCallRejectRequest: Codable, MemberwiseEquatable, Sendable,
     ///   - statusCode: SIP response code to send back to the caller.
     public init(statusCode: Swift.Int? = nil) {
         self.statusCode = statusCode
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeCallRejectRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1540,10 +1578,10 @@ public struct RealtimeClientEventConversationItemCreate: Codable, MemberwiseEqua
     /// A single item within a Realtime conversation.
     public var item: RealtimeConversationItem
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeClientEventConversationItemCreate`.
     ///
@@ -1559,6 +1597,8 @@ public struct RealtimeClientEventConversationItemCreate: Codable, MemberwiseEqua
         self.eventID = eventID
         self.previousItemID = previousItemID
         self.item = item
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeClientEventConversationItemCreate` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1612,10 +1652,10 @@ public struct RealtimeClientEventConversationItemDelete: Codable, MemberwiseEqua
     /// The ID of the item to delete.
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeClientEventConversationItemDelete`.
     ///
@@ -1628,6 +1668,8 @@ public struct RealtimeClientEventConversationItemDelete: Codable, MemberwiseEqua
     ) {
         self.eventID = eventID
         self.itemID = itemID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeClientEventConversationItemDelete` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1678,10 +1720,10 @@ public struct RealtimeClientEventConversationItemRetrieve: Codable, MemberwiseEq
     /// The ID of the item to retrieve.
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeClientEventConversationItemRetrieve`.
     ///
@@ -1694,6 +1736,8 @@ public struct RealtimeClientEventConversationItemRetrieve: Codable, MemberwiseEq
     ) {
         self.eventID = eventID
         self.itemID = itemID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeClientEventConversationItemRetrieve` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1758,10 +1802,10 @@ public struct RealtimeClientEventConversationItemTruncate: Codable, MemberwiseEq
     /// will respond with an error.
     public var audioEndMs: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeClientEventConversationItemTruncate`.
     ///
@@ -1780,6 +1824,8 @@ public struct RealtimeClientEventConversationItemTruncate: Codable, MemberwiseEq
         self.itemID = itemID
         self.contentIndex = contentIndex
         self.audioEndMs = audioEndMs
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeClientEventConversationItemTruncate` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1846,10 +1892,10 @@ public struct RealtimeClientEventInputAudioBufferAppend: Codable, MemberwiseEqua
     /// `input_audio_format` field in the session configuration.
     public var audio: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeClientEventInputAudioBufferAppend`.
     ///
@@ -1862,6 +1908,8 @@ public struct RealtimeClientEventInputAudioBufferAppend: Codable, MemberwiseEqua
     ) {
         self.eventID = eventID
         self.audio = audio
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeClientEventInputAudioBufferAppend` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1908,10 +1956,10 @@ public struct RealtimeClientEventInputAudioBufferClear: Codable, MemberwiseEquat
     /// At most 512 characters.
     public var eventID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeClientEventInputAudioBufferClear`.
     ///
@@ -1919,6 +1967,8 @@ public struct RealtimeClientEventInputAudioBufferClear: Codable, MemberwiseEquat
     ///   - eventID: Optional client-generated ID used to identify this event. At most 512 characters.
     public init(eventID: Swift.String? = nil) {
         self.eventID = eventID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeClientEventInputAudioBufferClear` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1963,10 +2013,10 @@ public struct RealtimeClientEventInputAudioBufferCommit: Codable, MemberwiseEqua
     /// At most 512 characters.
     public var eventID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeClientEventInputAudioBufferCommit`.
     ///
@@ -1974,6 +2024,8 @@ public struct RealtimeClientEventInputAudioBufferCommit: Codable, MemberwiseEqua
     ///   - eventID: Optional client-generated ID used to identify this event. At most 512 characters.
     public init(eventID: Swift.String? = nil) {
         self.eventID = eventID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeClientEventInputAudioBufferCommit` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2018,10 +2070,10 @@ public struct RealtimeClientEventOutputAudioBufferClear: Codable, MemberwiseEqua
     /// The unique ID of the client event used for error handling.
     public var eventID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeClientEventOutputAudioBufferClear`.
     ///
@@ -2029,6 +2081,8 @@ public struct RealtimeClientEventOutputAudioBufferClear: Codable, MemberwiseEqua
     ///   - eventID: The unique ID of the client event used for error handling.
     public init(eventID: Swift.String? = nil) {
         self.eventID = eventID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeClientEventOutputAudioBufferClear` from its JSON object under the decoder's ``DecodingMode``; members it does

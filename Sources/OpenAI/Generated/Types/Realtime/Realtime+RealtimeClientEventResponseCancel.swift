@@ -20,10 +20,10 @@ public struct RealtimeClientEventResponseCancel: Codable, MemberwiseEquatable, S
     /// in-progress response in the default conversation.
     public var responseID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeClientEventResponseCancel`.
     ///
@@ -36,6 +36,8 @@ public struct RealtimeClientEventResponseCancel: Codable, MemberwiseEquatable, S
     ) {
         self.eventID = eventID
         self.responseID = responseID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeClientEventResponseCancel` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -107,10 +109,10 @@ public struct RealtimeClientEventResponseCreate: Codable, MemberwiseEquatable, S
     /// Create a new Realtime response with these parameters
     public var response: RealtimeResponseCreateParams?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeClientEventResponseCreate`.
     ///
@@ -123,6 +125,8 @@ public struct RealtimeClientEventResponseCreate: Codable, MemberwiseEquatable, S
     ) {
         self.eventID = eventID
         self.response = response
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeClientEventResponseCreate` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -179,10 +183,10 @@ public struct RealtimeClientEventSessionUpdate: Codable, MemberwiseEquatable, Se
     /// session or a transcription session.
     public var session: RealtimeClientEventSessionUpdate.Session
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeClientEventSessionUpdate`.
     ///
@@ -195,6 +199,8 @@ public struct RealtimeClientEventSessionUpdate: Codable, MemberwiseEquatable, Se
     ) {
         self.eventID = eventID
         self.session = session
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeClientEventSessionUpdate` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -290,10 +296,10 @@ public struct RealtimeClientEventTranscriptionSessionUpdate: Codable, Memberwise
     /// Realtime transcription session object configuration.
     public var session: RealtimeTranscriptionSessionCreateRequest
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeClientEventTranscriptionSessionUpdate`.
     ///
@@ -306,6 +312,8 @@ public struct RealtimeClientEventTranscriptionSessionUpdate: Codable, Memberwise
     ) {
         self.eventID = eventID
         self.session = session
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeClientEventTranscriptionSessionUpdate` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -454,10 +462,10 @@ public struct RealtimeConversationItemFunctionCall: Codable, MemberwiseEquatable
     /// The arguments of the function call. This is a JSON-encoded string representing the arguments passed to the function, for example `{"arg1": "value1", "arg2": 42}`.
     public var arguments: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeConversationItemFunctionCall`.
     ///
@@ -479,6 +487,8 @@ public struct RealtimeConversationItemFunctionCall: Codable, MemberwiseEquatable
         self.callID = callID
         self.name = name
         self.arguments = arguments
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeConversationItemFunctionCall` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -539,10 +549,10 @@ public struct RealtimeConversationItemFunctionCallOutput: Codable, MemberwiseEqu
     /// The output of the function call, this is free text and can contain any information or simply be empty.
     public var output: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeConversationItemFunctionCallOutput`.
     ///
@@ -561,6 +571,8 @@ public struct RealtimeConversationItemFunctionCallOutput: Codable, MemberwiseEqu
         self.status = status
         self.callID = callID
         self.output = output
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeConversationItemFunctionCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -616,10 +628,10 @@ public struct RealtimeConversationItemMessageAssistant: Codable, MemberwiseEquat
     /// The content of the message.
     public var content: [RealtimeConversationItemMessageAssistant.ContentItem]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeConversationItemMessageAssistant`.
     ///
@@ -635,6 +647,8 @@ public struct RealtimeConversationItemMessageAssistant: Codable, MemberwiseEquat
         self.id = id
         self.status = status
         self.content = content
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeConversationItemMessageAssistant` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -688,10 +702,10 @@ public struct RealtimeConversationItemMessageAssistant: Codable, MemberwiseEquat
         /// The transcript of the audio content, this will always be present if the output type is `audio`.
         public var transcript: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ContentItem`.
         ///
@@ -710,6 +724,8 @@ public struct RealtimeConversationItemMessageAssistant: Codable, MemberwiseEquat
             self.text = text
             self.audio = audio
             self.transcript = transcript
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ContentItem` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -781,10 +797,10 @@ public struct RealtimeConversationItemMessageSystem: Codable, MemberwiseEquatabl
     /// The content of the message.
     public var content: [RealtimeConversationItemMessageSystem.ContentItem]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeConversationItemMessageSystem`.
     ///
@@ -800,6 +816,8 @@ public struct RealtimeConversationItemMessageSystem: Codable, MemberwiseEquatabl
         self.id = id
         self.status = status
         self.content = content
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeConversationItemMessageSystem` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -847,10 +865,10 @@ public struct RealtimeConversationItemMessageSystem: Codable, MemberwiseEquatabl
         /// The text content.
         public var text: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ContentItem`.
         ///
@@ -858,6 +876,8 @@ public struct RealtimeConversationItemMessageSystem: Codable, MemberwiseEquatabl
         ///   - text: The text content.
         public init(text: Swift.String? = nil) {
             self.text = text
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ContentItem` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -903,10 +923,10 @@ public struct RealtimeConversationItemMessageUser: Codable, MemberwiseEquatable,
     /// The content of the message.
     public var content: [RealtimeConversationItemMessageUser.ContentItem]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeConversationItemMessageUser`.
     ///
@@ -922,6 +942,8 @@ public struct RealtimeConversationItemMessageUser: Codable, MemberwiseEquatable,
         self.id = id
         self.status = status
         self.content = content
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeConversationItemMessageUser` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -981,10 +1003,10 @@ public struct RealtimeConversationItemMessageUser: Codable, MemberwiseEquatable,
         /// Transcript of the audio (for `input_audio`). This is not sent to the model, but will be attached to the message item for reference.
         public var transcript: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ContentItem`.
         ///
@@ -1009,6 +1031,8 @@ public struct RealtimeConversationItemMessageUser: Codable, MemberwiseEquatable,
             self.imageURL = imageURL
             self.detail = detail
             self.transcript = transcript
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ContentItem` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1116,10 +1140,10 @@ public struct RealtimeConversationItemWithReference: Codable, MemberwiseEquatabl
     /// The output of the function call (for `function_call_output` items).
     public var output: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeConversationItemWithReference`.
     ///
@@ -1153,6 +1177,8 @@ public struct RealtimeConversationItemWithReference: Codable, MemberwiseEquatabl
         self.name = name
         self.arguments = arguments
         self.output = output
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeConversationItemWithReference` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1269,10 +1295,10 @@ public struct RealtimeConversationItemWithReference: Codable, MemberwiseEquatabl
         /// The transcript of the audio, used for `input_audio` content type.
         public var transcript: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ContentItem`.
         ///
@@ -1294,6 +1320,8 @@ public struct RealtimeConversationItemWithReference: Codable, MemberwiseEquatabl
             self.id = id
             self.audio = audio
             self.transcript = transcript
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ContentItem` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1378,10 +1406,10 @@ public struct RealtimeCreateClientSecretRequest: Codable, MemberwiseEquatable, S
     /// session or a transcription session.
     public var session: RealtimeCreateClientSecretRequest.Session?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeCreateClientSecretRequest`.
     ///
@@ -1394,6 +1422,8 @@ public struct RealtimeCreateClientSecretRequest: Codable, MemberwiseEquatable, S
     ) {
         self.expiresAfter = expiresAfter
         self.session = session
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeCreateClientSecretRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1439,10 +1469,10 @@ public struct RealtimeCreateClientSecretRequest: Codable, MemberwiseEquatable, S
         /// Default: `600`. At least 10, at most 7200.
         public var seconds: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ExpiresAfter`.
         ///
@@ -1450,6 +1480,8 @@ public struct RealtimeCreateClientSecretRequest: Codable, MemberwiseEquatable, S
         ///   - seconds: The number of seconds from the anchor point to the expiration. Default: `600`. At least 10, at most 7200.
         public init(seconds: Swift.Int? = nil) {
             self.seconds = seconds
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ExpiresAfter` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1547,10 +1579,10 @@ public struct RealtimeCreateClientSecretResponse: Codable, MemberwiseEquatable, 
     /// The session configuration for either a realtime or transcription session.
     public var session: RealtimeCreateClientSecretResponse.Session
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeCreateClientSecretResponse`.
     ///
@@ -1566,6 +1598,8 @@ public struct RealtimeCreateClientSecretResponse: Codable, MemberwiseEquatable, 
         self.value = value
         self.expiresAt = expiresAt
         self.session = session
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeCreateClientSecretResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1678,10 +1712,10 @@ public struct RealtimeFunctionTool: Codable, MemberwiseEquatable, Sendable, Spec
     /// Parameters of the function in JSON Schema.
     public var parameters: JSONObject?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeFunctionTool`.
     ///
@@ -1697,6 +1731,8 @@ public struct RealtimeFunctionTool: Codable, MemberwiseEquatable, Sendable, Spec
         self.name = name
         self.description = description
         self.parameters = parameters
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeFunctionTool` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1749,10 +1785,10 @@ public struct RealtimeMCPApprovalRequest: Codable, MemberwiseEquatable, Sendable
     /// A JSON string of arguments for the tool.
     public var arguments: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeMCPApprovalRequest`.
     ///
@@ -1771,6 +1807,8 @@ public struct RealtimeMCPApprovalRequest: Codable, MemberwiseEquatable, Sendable
         self.serverLabel = serverLabel
         self.name = name
         self.arguments = arguments
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeMCPApprovalRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1826,10 +1864,10 @@ public struct RealtimeMCPApprovalResponse: Codable, MemberwiseEquatable, Sendabl
     /// Optional reason for the decision.
     public var reason: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeMCPApprovalResponse`.
     ///
@@ -1848,6 +1886,8 @@ public struct RealtimeMCPApprovalResponse: Codable, MemberwiseEquatable, Sendabl
         self.approvalRequestID = approvalRequestID
         self.approve = approve
         self.reason = reason
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeMCPApprovalResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1897,10 +1937,10 @@ public struct RealtimeMCPHTTPError: Codable, MemberwiseEquatable, Sendable, Spec
     public var code: Swift.Int
     public var message: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeMCPHTTPError`.
     public init(
@@ -1909,6 +1949,8 @@ public struct RealtimeMCPHTTPError: Codable, MemberwiseEquatable, Sendable, Spec
     ) {
         self.code = code
         self.message = message
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeMCPHTTPError` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1952,10 +1994,10 @@ public struct RealtimeMCPProtocolError: Codable, MemberwiseEquatable, Sendable, 
     public var code: Swift.Int
     public var message: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeMCPProtocolError`.
     public init(
@@ -1964,6 +2006,8 @@ public struct RealtimeMCPProtocolError: Codable, MemberwiseEquatable, Sendable, 
     ) {
         self.code = code
         self.message = message
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeMCPProtocolError` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2019,10 +2063,10 @@ public struct RealtimeMCPToolCall: Codable, MemberwiseEquatable, Sendable, SpecD
     /// The error from the tool call, if any.
     public var error: RealtimeMCPToolCall.ErrorValue?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeMCPToolCall`.
     ///
@@ -2050,6 +2094,8 @@ public struct RealtimeMCPToolCall: Codable, MemberwiseEquatable, Sendable, SpecD
         self.approvalRequestID = approvalRequestID
         self.output = output
         self.error = error
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeMCPToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2162,14 +2208,16 @@ public struct RealtimeMCPToolCall: Codable, MemberwiseEquatable, Sendable, SpecD
 public struct RealtimeMCPToolExecutionError: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var message: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeMCPToolExecutionError`.
     public init(message: Swift.String) {
         self.message = message
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeMCPToolExecutionError` from its JSON object under the decoder's ``DecodingMode``; members it does

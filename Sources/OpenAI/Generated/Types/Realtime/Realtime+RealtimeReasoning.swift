@@ -14,10 +14,10 @@ public struct RealtimeReasoning: Codable, MemberwiseEquatable, Sendable, SpecDev
     /// Default: `"low"`.
     public var effort: RealtimeReasoningEffort?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeReasoning`.
     ///
@@ -25,6 +25,8 @@ public struct RealtimeReasoning: Codable, MemberwiseEquatable, Sendable, SpecDev
     ///   - effort: Constrains effort on reasoning for reasoning-capable Realtime models such as `gpt-realtime-2`. Default: `"low"`.
     public init(effort: RealtimeReasoningEffort? = nil) {
         self.effort = effort
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeReasoning` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -127,10 +129,10 @@ public struct RealtimeResponse: Codable, MemberwiseEquatable, Sendable, SpecDevi
     /// inclusive of tool calls, that was used in this response.
     public var maxOutputTokens: RealtimeResponse.MaxOutputTokens?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeResponse`.
     ///
@@ -167,6 +169,8 @@ public struct RealtimeResponse: Codable, MemberwiseEquatable, Sendable, SpecDevi
         self.conversationID = conversationID
         self.outputModalities = outputModalities
         self.maxOutputTokens = maxOutputTokens
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -269,10 +273,10 @@ public struct RealtimeResponse: Codable, MemberwiseEquatable, Sendable, SpecDevi
         /// populated when the `status` is `failed`.
         public var error: RealtimeResponse.StatusDetails.ErrorValue?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `StatusDetails`.
         ///
@@ -288,6 +292,8 @@ public struct RealtimeResponse: Codable, MemberwiseEquatable, Sendable, SpecDevi
             self.type = type
             self.reason = reason
             self.error = error
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `StatusDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -386,10 +392,10 @@ public struct RealtimeResponse: Codable, MemberwiseEquatable, Sendable, SpecDevi
             /// Error code, if any.
             public var code: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `ErrorValue`.
             ///
@@ -402,6 +408,8 @@ public struct RealtimeResponse: Codable, MemberwiseEquatable, Sendable, SpecDevi
             ) {
                 self.type = type
                 self.code = code
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `ErrorValue` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -443,14 +451,16 @@ public struct RealtimeResponse: Codable, MemberwiseEquatable, Sendable, SpecDevi
     public struct Audio: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var output: RealtimeResponse.Audio.Output?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Audio`.
         public init(output: RealtimeResponse.Audio.Output? = nil) {
             self.output = output
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -494,10 +504,10 @@ public struct RealtimeResponse: Codable, MemberwiseEquatable, Sendable, SpecDevi
             /// Default: `"alloy"`.
             public var voice: VoiceIDsShared?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `Output`.
             ///
@@ -510,6 +520,8 @@ public struct RealtimeResponse: Codable, MemberwiseEquatable, Sendable, SpecDevi
             ) {
                 self.format = format
                 self.voice = voice
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `Output` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -566,10 +578,10 @@ public struct RealtimeResponse: Codable, MemberwiseEquatable, Sendable, SpecDevi
         /// Details about the output tokens used in the Response.
         public var outputTokenDetails: RealtimeResponse.Usage.OutputTokenDetails?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Usage`.
         ///
@@ -591,6 +603,8 @@ public struct RealtimeResponse: Codable, MemberwiseEquatable, Sendable, SpecDevi
             self.outputTokens = outputTokens
             self.inputTokenDetails = inputTokenDetails
             self.outputTokenDetails = outputTokenDetails
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Usage` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -648,10 +662,10 @@ public struct RealtimeResponse: Codable, MemberwiseEquatable, Sendable, SpecDevi
             /// Details about the cached tokens used as input for the Response.
             public var cachedTokensDetails: RealtimeResponse.Usage.InputTokenDetails.CachedTokensDetails?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `InputTokenDetails`.
             ///
@@ -673,6 +687,8 @@ public struct RealtimeResponse: Codable, MemberwiseEquatable, Sendable, SpecDevi
                 self.imageTokens = imageTokens
                 self.audioTokens = audioTokens
                 self.cachedTokensDetails = cachedTokensDetails
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `InputTokenDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -726,10 +742,10 @@ public struct RealtimeResponse: Codable, MemberwiseEquatable, Sendable, SpecDevi
                 /// The number of cached audio tokens used as input for the Response.
                 public var audioTokens: Swift.Int?
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-                public private(set) var specDeviations = SpecDeviations()
+                public let specDeviations: SpecDeviations
                 /// The members of the JSON object that the schema does not declare, in the order received;
                 /// encoded after the declared ones (one named like a declared member replaces its value).
-                public var undeclaredMembers = JSONObject()
+                public var undeclaredMembers: JSONObject
 
                 /// Creates a new `CachedTokensDetails`.
                 ///
@@ -745,6 +761,8 @@ public struct RealtimeResponse: Codable, MemberwiseEquatable, Sendable, SpecDevi
                     self.textTokens = textTokens
                     self.imageTokens = imageTokens
                     self.audioTokens = audioTokens
+                    self.specDeviations = SpecDeviations()
+                    self.undeclaredMembers = JSONObject()
                 }
 
                 /// Decodes `CachedTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -792,10 +810,10 @@ public struct RealtimeResponse: Codable, MemberwiseEquatable, Sendable, SpecDevi
             /// The number of audio tokens used in the Response.
             public var audioTokens: Swift.Int?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `OutputTokenDetails`.
             ///
@@ -808,6 +826,8 @@ public struct RealtimeResponse: Codable, MemberwiseEquatable, Sendable, SpecDevi
             ) {
                 self.textTokens = textTokens
                 self.audioTokens = audioTokens
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `OutputTokenDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -966,10 +986,10 @@ public struct RealtimeResponseCreateParams: Codable, MemberwiseEquatable, Sendab
     /// using their id.
     public var input: [RealtimeConversationItem]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeResponseCreateParams`.
     ///
@@ -1012,6 +1032,8 @@ public struct RealtimeResponseCreateParams: Codable, MemberwiseEquatable, Sendab
         self.metadata = metadata
         self.prompt = prompt
         self.input = input
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeResponseCreateParams` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1098,14 +1120,16 @@ public struct RealtimeResponseCreateParams: Codable, MemberwiseEquatable, Sendab
     public struct Audio: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var output: RealtimeResponseCreateParams.Audio.Output?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Audio`.
         public init(output: RealtimeResponseCreateParams.Audio.Output? = nil) {
             self.output = output
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1150,10 +1174,10 @@ public struct RealtimeResponseCreateParams: Codable, MemberwiseEquatable, Sendab
             /// Default: `"alloy"`.
             public var voice: VoiceIDsOrCustomVoice?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `Output`.
             ///
@@ -1166,6 +1190,8 @@ public struct RealtimeResponseCreateParams: Codable, MemberwiseEquatable, Sendab
             ) {
                 self.format = format
                 self.voice = voice
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `Output` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1394,10 +1420,10 @@ public struct RealtimeServerEventConversationCreated: Codable, MemberwiseEquatab
     /// The conversation resource.
     public var conversation: RealtimeServerEventConversationCreated.Conversation
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventConversationCreated`.
     ///
@@ -1410,6 +1436,8 @@ public struct RealtimeServerEventConversationCreated: Codable, MemberwiseEquatab
     ) {
         self.eventID = eventID
         self.conversation = conversation
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventConversationCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1454,10 +1482,10 @@ public struct RealtimeServerEventConversationCreated: Codable, MemberwiseEquatab
         /// The object type, must be `realtime.conversation`.
         public var object: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Conversation`.
         ///
@@ -1470,6 +1498,8 @@ public struct RealtimeServerEventConversationCreated: Codable, MemberwiseEquatab
         ) {
             self.id = id
             self.object = object
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Conversation` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1522,10 +1552,10 @@ public struct RealtimeServerEventConversationItemAdded: Codable, MemberwiseEquat
     /// A single item within a Realtime conversation.
     public var item: RealtimeConversationItem
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventConversationItemAdded`.
     ///
@@ -1541,6 +1571,8 @@ public struct RealtimeServerEventConversationItemAdded: Codable, MemberwiseEquat
         self.eventID = eventID
         self.previousItemID = previousItemID
         self.item = item
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventConversationItemAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1601,10 +1633,10 @@ public struct RealtimeServerEventConversationItemCreated: Codable, MemberwiseEqu
     /// A single item within a Realtime conversation.
     public var item: RealtimeConversationItem
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventConversationItemCreated`.
     ///
@@ -1620,6 +1652,8 @@ public struct RealtimeServerEventConversationItemCreated: Codable, MemberwiseEqu
         self.eventID = eventID
         self.previousItemID = previousItemID
         self.item = item
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventConversationItemCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1670,10 +1704,10 @@ public struct RealtimeServerEventConversationItemDeleted: Codable, MemberwiseEqu
     /// The ID of the item that was deleted.
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventConversationItemDeleted`.
     ///
@@ -1686,6 +1720,8 @@ public struct RealtimeServerEventConversationItemDeleted: Codable, MemberwiseEqu
     ) {
         self.eventID = eventID
         self.itemID = itemID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventConversationItemDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1736,10 +1772,10 @@ public struct RealtimeServerEventConversationItemDone: Codable, MemberwiseEquata
     /// A single item within a Realtime conversation.
     public var item: RealtimeConversationItem
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventConversationItemDone`.
     ///
@@ -1755,6 +1791,8 @@ public struct RealtimeServerEventConversationItemDone: Codable, MemberwiseEquata
         self.eventID = eventID
         self.previousItemID = previousItemID
         self.item = item
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventConversationItemDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1809,10 +1847,10 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionDelta: C
     /// The log probabilities of the transcription. These can be enabled by configurating the session with `"include": ["item.input_audio_transcription.logprobs"]`. Each entry in the array corresponds a log probability of which token would be selected for this chunk of transcription. This can help to identify if it was possible there were multiple valid options for a given chunk of transcription.
     public var logprobs: [LogProbProperties]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventConversationItemInputAudioTranscriptionDelta`.
     ///
@@ -1834,6 +1872,8 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionDelta: C
         self.contentIndex = contentIndex
         self.delta = delta
         self.logprobs = logprobs
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventConversationItemInputAudioTranscriptionDelta` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -19,10 +19,10 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionFailed: 
     /// Details of the transcription error.
     public var error: RealtimeServerEventConversationItemInputAudioTranscriptionFailed.ErrorValue
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventConversationItemInputAudioTranscriptionFailed`.
     ///
@@ -41,6 +41,8 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionFailed: 
         self.itemID = itemID
         self.contentIndex = contentIndex
         self.error = error
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventConversationItemInputAudioTranscriptionFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -95,10 +97,10 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionFailed: 
         /// Parameter related to the error, if any.
         public var param: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ErrorValue`.
         ///
@@ -117,6 +119,8 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionFailed: 
             self.code = code
             self.message = message
             self.param = param
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ErrorValue` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -179,10 +183,10 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionSegment:
     /// End time of the segment in seconds.
     public var end: Swift.Double
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventConversationItemInputAudioTranscriptionSegment`.
     ///
@@ -213,6 +217,8 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionSegment:
         self.speaker = speaker
         self.start = start
         self.end = end
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventConversationItemInputAudioTranscriptionSegment` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -276,10 +282,10 @@ public struct RealtimeServerEventConversationItemRetrieved: Codable, MemberwiseE
     /// A single item within a Realtime conversation.
     public var item: RealtimeConversationItem
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventConversationItemRetrieved`.
     ///
@@ -292,6 +298,8 @@ public struct RealtimeServerEventConversationItemRetrieved: Codable, MemberwiseE
     ) {
         self.eventID = eventID
         self.item = item
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventConversationItemRetrieved` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -346,10 +354,10 @@ public struct RealtimeServerEventConversationItemTruncated: Codable, MemberwiseE
     /// The duration up to which the audio was truncated, in milliseconds.
     public var audioEndMs: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventConversationItemTruncated`.
     ///
@@ -368,6 +376,8 @@ public struct RealtimeServerEventConversationItemTruncated: Codable, MemberwiseE
         self.itemID = itemID
         self.contentIndex = contentIndex
         self.audioEndMs = audioEndMs
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventConversationItemTruncated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -421,10 +431,10 @@ public struct RealtimeServerEventError: Codable, MemberwiseEquatable, Sendable, 
     /// Details of the error.
     public var error: RealtimeServerEventError.ErrorValue
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventError`.
     ///
@@ -437,6 +447,8 @@ public struct RealtimeServerEventError: Codable, MemberwiseEquatable, Sendable, 
     ) {
         self.eventID = eventID
         self.error = error
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventError` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -487,10 +499,10 @@ public struct RealtimeServerEventError: Codable, MemberwiseEquatable, Sendable, 
         /// The event_id of the client event that caused the error, if applicable.
         public var eventID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ErrorValue`.
         ///
@@ -512,6 +524,8 @@ public struct RealtimeServerEventError: Codable, MemberwiseEquatable, Sendable, 
             self.message = message
             self.param = param
             self.eventID = eventID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ErrorValue` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -564,10 +578,10 @@ public struct RealtimeServerEventInputAudioBufferCleared: Codable, MemberwiseEqu
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventInputAudioBufferCleared`.
     ///
@@ -575,6 +589,8 @@ public struct RealtimeServerEventInputAudioBufferCleared: Codable, MemberwiseEqu
     ///   - eventID: The unique ID of the server event.
     public init(eventID: Swift.String) {
         self.eventID = eventID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventInputAudioBufferCleared` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -623,10 +639,10 @@ public struct RealtimeServerEventInputAudioBufferCommitted: Codable, MemberwiseE
     /// The ID of the user message item that will be created.
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventInputAudioBufferCommitted`.
     ///
@@ -642,6 +658,8 @@ public struct RealtimeServerEventInputAudioBufferCommitted: Codable, MemberwiseE
         self.eventID = eventID
         self.previousItemID = previousItemID
         self.itemID = itemID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventInputAudioBufferCommitted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -693,10 +711,10 @@ public struct RealtimeServerEventInputAudioBufferDtmfEventReceived: Codable, Mem
     /// UTC Unix Timestamp when DTMF Event was received by server.
     public var receivedAt: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventInputAudioBufferDtmfEventReceived`.
     ///
@@ -709,6 +727,8 @@ public struct RealtimeServerEventInputAudioBufferDtmfEventReceived: Codable, Mem
     ) {
         self.event = event
         self.receivedAt = receivedAt
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventInputAudioBufferDtmfEventReceived` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -768,10 +788,10 @@ public struct RealtimeServerEventInputAudioBufferSpeechStarted: Codable, Memberw
     /// The ID of the user message item that will be created when speech stops.
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventInputAudioBufferSpeechStarted`.
     ///
@@ -787,6 +807,8 @@ public struct RealtimeServerEventInputAudioBufferSpeechStarted: Codable, Memberw
         self.eventID = eventID
         self.audioStartMs = audioStartMs
         self.itemID = itemID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventInputAudioBufferSpeechStarted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -841,10 +863,10 @@ public struct RealtimeServerEventInputAudioBufferSpeechStopped: Codable, Memberw
     /// The ID of the user message item that will be created.
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventInputAudioBufferSpeechStopped`.
     ///
@@ -860,6 +882,8 @@ public struct RealtimeServerEventInputAudioBufferSpeechStopped: Codable, Memberw
         self.eventID = eventID
         self.audioEndMs = audioEndMs
         self.itemID = itemID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventInputAudioBufferSpeechStopped` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -924,10 +948,10 @@ public struct RealtimeServerEventInputAudioBufferTimeoutTriggered: Codable, Memb
     /// The ID of the item associated with this segment.
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventInputAudioBufferTimeoutTriggered`.
     ///
@@ -946,6 +970,8 @@ public struct RealtimeServerEventInputAudioBufferTimeoutTriggered: Codable, Memb
         self.audioStartMs = audioStartMs
         self.audioEndMs = audioEndMs
         self.itemID = itemID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventInputAudioBufferTimeoutTriggered` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -997,10 +1023,10 @@ public struct RealtimeServerEventMCPListToolsCompleted: Codable, MemberwiseEquat
     /// The ID of the MCP list tools item.
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventMCPListToolsCompleted`.
     ///
@@ -1013,6 +1039,8 @@ public struct RealtimeServerEventMCPListToolsCompleted: Codable, MemberwiseEquat
     ) {
         self.eventID = eventID
         self.itemID = itemID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventMCPListToolsCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1058,10 +1086,10 @@ public struct RealtimeServerEventMCPListToolsFailed: Codable, MemberwiseEquatabl
     /// The ID of the MCP list tools item.
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventMCPListToolsFailed`.
     ///
@@ -1074,6 +1102,8 @@ public struct RealtimeServerEventMCPListToolsFailed: Codable, MemberwiseEquatabl
     ) {
         self.eventID = eventID
         self.itemID = itemID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventMCPListToolsFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1119,10 +1149,10 @@ public struct RealtimeServerEventMCPListToolsInProgress: Codable, MemberwiseEqua
     /// The ID of the MCP list tools item.
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventMCPListToolsInProgress`.
     ///
@@ -1135,6 +1165,8 @@ public struct RealtimeServerEventMCPListToolsInProgress: Codable, MemberwiseEqua
     ) {
         self.eventID = eventID
         self.itemID = itemID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventMCPListToolsInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1184,10 +1216,10 @@ public struct RealtimeServerEventOutputAudioBufferCleared: Codable, MemberwiseEq
     /// The unique ID of the response that produced the audio.
     public var responseID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventOutputAudioBufferCleared`.
     ///
@@ -1200,6 +1232,8 @@ public struct RealtimeServerEventOutputAudioBufferCleared: Codable, MemberwiseEq
     ) {
         self.eventID = eventID
         self.responseID = responseID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventOutputAudioBufferCleared` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1248,10 +1282,10 @@ public struct RealtimeServerEventOutputAudioBufferStarted: Codable, MemberwiseEq
     /// The unique ID of the response that produced the audio.
     public var responseID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventOutputAudioBufferStarted`.
     ///
@@ -1264,6 +1298,8 @@ public struct RealtimeServerEventOutputAudioBufferStarted: Codable, MemberwiseEq
     ) {
         self.eventID = eventID
         self.responseID = responseID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventOutputAudioBufferStarted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1312,10 +1348,10 @@ public struct RealtimeServerEventOutputAudioBufferStopped: Codable, MemberwiseEq
     /// The unique ID of the response that produced the audio.
     public var responseID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventOutputAudioBufferStopped`.
     ///
@@ -1328,6 +1364,8 @@ public struct RealtimeServerEventOutputAudioBufferStopped: Codable, MemberwiseEq
     ) {
         self.eventID = eventID
         self.responseID = responseID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventOutputAudioBufferStopped` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1376,10 +1414,10 @@ public struct RealtimeServerEventRateLimitsUpdated: Codable, MemberwiseEquatable
     /// List of rate limit information.
     public var rateLimits: [RealtimeServerEventRateLimitsUpdated.RateLimit]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventRateLimitsUpdated`.
     ///
@@ -1392,6 +1430,8 @@ public struct RealtimeServerEventRateLimitsUpdated: Codable, MemberwiseEquatable
     ) {
         self.eventID = eventID
         self.rateLimits = rateLimits
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventRateLimitsUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1438,10 +1478,10 @@ public struct RealtimeServerEventRateLimitsUpdated: Codable, MemberwiseEquatable
         /// Seconds until the rate limit resets.
         public var resetSeconds: Swift.Double?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `RateLimit`.
         ///
@@ -1460,6 +1500,8 @@ public struct RealtimeServerEventRateLimitsUpdated: Codable, MemberwiseEquatable
             self.limit = limit
             self.remaining = remaining
             self.resetSeconds = resetSeconds
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `RateLimit` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1537,10 +1579,10 @@ public struct RealtimeServerEventResponseAudioDelta: Codable, MemberwiseEquatabl
     /// Base64-encoded audio data delta.
     public var delta: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventResponseAudioDelta`.
     ///
@@ -1565,6 +1607,8 @@ public struct RealtimeServerEventResponseAudioDelta: Codable, MemberwiseEquatabl
         self.outputIndex = outputIndex
         self.contentIndex = contentIndex
         self.delta = delta
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventResponseAudioDelta` from its JSON object under the decoder's ``DecodingMode``; members it does

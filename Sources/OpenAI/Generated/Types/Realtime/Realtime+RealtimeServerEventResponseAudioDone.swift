@@ -20,10 +20,10 @@ public struct RealtimeServerEventResponseAudioDone: Codable, MemberwiseEquatable
     /// The index of the content part in the item's content array.
     public var contentIndex: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventResponseAudioDone`.
     ///
@@ -45,6 +45,8 @@ public struct RealtimeServerEventResponseAudioDone: Codable, MemberwiseEquatable
         self.itemID = itemID
         self.outputIndex = outputIndex
         self.contentIndex = contentIndex
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventResponseAudioDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -107,10 +109,10 @@ public struct RealtimeServerEventResponseAudioTranscriptDelta: Codable, Memberwi
     /// The transcript delta.
     public var delta: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventResponseAudioTranscriptDelta`.
     ///
@@ -135,6 +137,8 @@ public struct RealtimeServerEventResponseAudioTranscriptDelta: Codable, Memberwi
         self.outputIndex = outputIndex
         self.contentIndex = contentIndex
         self.delta = delta
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventResponseAudioTranscriptDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -202,10 +206,10 @@ public struct RealtimeServerEventResponseAudioTranscriptDone: Codable, Memberwis
     /// The final transcript of the audio.
     public var transcript: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventResponseAudioTranscriptDone`.
     ///
@@ -230,6 +234,8 @@ public struct RealtimeServerEventResponseAudioTranscriptDone: Codable, Memberwis
         self.outputIndex = outputIndex
         self.contentIndex = contentIndex
         self.transcript = transcript
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventResponseAudioTranscriptDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -296,10 +302,10 @@ public struct RealtimeServerEventResponseContentPartAdded: Codable, MemberwiseEq
     /// The content part that was added.
     public var part: RealtimeServerEventResponseContentPartAdded.Part
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventResponseContentPartAdded`.
     ///
@@ -324,6 +330,8 @@ public struct RealtimeServerEventResponseContentPartAdded: Codable, MemberwiseEq
         self.outputIndex = outputIndex
         self.contentIndex = contentIndex
         self.part = part
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventResponseContentPartAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -384,10 +392,10 @@ public struct RealtimeServerEventResponseContentPartAdded: Codable, MemberwiseEq
         /// The transcript of the audio (if type is "audio").
         public var transcript: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Part`.
         ///
@@ -406,6 +414,8 @@ public struct RealtimeServerEventResponseContentPartAdded: Codable, MemberwiseEq
             self.text = text
             self.audio = audio
             self.transcript = transcript
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Part` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -484,10 +494,10 @@ public struct RealtimeServerEventResponseContentPartDone: Codable, MemberwiseEqu
     /// The content part that is done.
     public var part: RealtimeServerEventResponseContentPartDone.Part
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventResponseContentPartDone`.
     ///
@@ -512,6 +522,8 @@ public struct RealtimeServerEventResponseContentPartDone: Codable, MemberwiseEqu
         self.outputIndex = outputIndex
         self.contentIndex = contentIndex
         self.part = part
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventResponseContentPartDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -572,10 +584,10 @@ public struct RealtimeServerEventResponseContentPartDone: Codable, MemberwiseEqu
         /// The transcript of the audio (if type is "audio").
         public var transcript: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Part`.
         ///
@@ -594,6 +606,8 @@ public struct RealtimeServerEventResponseContentPartDone: Codable, MemberwiseEqu
             self.text = text
             self.audio = audio
             self.transcript = transcript
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Part` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -664,10 +678,10 @@ public struct RealtimeServerEventResponseCreated: Codable, MemberwiseEquatable, 
     /// The response resource.
     public var response: RealtimeResponse
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventResponseCreated`.
     ///
@@ -680,6 +694,8 @@ public struct RealtimeServerEventResponseCreated: Codable, MemberwiseEquatable, 
     ) {
         self.eventID = eventID
         self.response = response
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventResponseCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -733,10 +749,10 @@ public struct RealtimeServerEventResponseDone: Codable, MemberwiseEquatable, Sen
     /// The response resource.
     public var response: RealtimeResponse
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventResponseDone`.
     ///
@@ -749,6 +765,8 @@ public struct RealtimeServerEventResponseDone: Codable, MemberwiseEquatable, Sen
     ) {
         self.eventID = eventID
         self.response = response
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventResponseDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -802,10 +820,10 @@ public struct RealtimeServerEventResponseFunctionCallArgumentsDelta: Codable, Me
     /// The arguments delta as a JSON string.
     public var delta: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventResponseFunctionCallArgumentsDelta`.
     ///
@@ -830,6 +848,8 @@ public struct RealtimeServerEventResponseFunctionCallArgumentsDelta: Codable, Me
         self.outputIndex = outputIndex
         self.callID = callID
         self.delta = delta
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventResponseFunctionCallArgumentsDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -898,10 +918,10 @@ public struct RealtimeServerEventResponseFunctionCallArgumentsDone: Codable, Mem
     /// The final arguments as a JSON string.
     public var arguments: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventResponseFunctionCallArgumentsDone`.
     ///
@@ -929,6 +949,8 @@ public struct RealtimeServerEventResponseFunctionCallArgumentsDone: Codable, Mem
         self.callID = callID
         self.name = name
         self.arguments = arguments
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventResponseFunctionCallArgumentsDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -997,10 +1019,10 @@ public struct RealtimeServerEventResponseMCPCallArgumentsDelta: Codable, Memberw
     /// If present, indicates the delta text was obfuscated.
     public var obfuscation: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventResponseMCPCallArgumentsDelta`.
     ///
@@ -1025,6 +1047,8 @@ public struct RealtimeServerEventResponseMCPCallArgumentsDelta: Codable, Memberw
         self.outputIndex = outputIndex
         self.delta = delta
         self.obfuscation = obfuscation
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventResponseMCPCallArgumentsDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1088,10 +1112,10 @@ public struct RealtimeServerEventResponseMCPCallArgumentsDone: Codable, Memberwi
     /// The final JSON-encoded arguments string.
     public var arguments: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventResponseMCPCallArgumentsDone`.
     ///
@@ -1113,6 +1137,8 @@ public struct RealtimeServerEventResponseMCPCallArgumentsDone: Codable, Memberwi
         self.itemID = itemID
         self.outputIndex = outputIndex
         self.arguments = arguments
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventResponseMCPCallArgumentsDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1169,10 +1195,10 @@ public struct RealtimeServerEventResponseMCPCallCompleted: Codable, MemberwiseEq
     /// The ID of the MCP tool call item.
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventResponseMCPCallCompleted`.
     ///
@@ -1188,6 +1214,8 @@ public struct RealtimeServerEventResponseMCPCallCompleted: Codable, MemberwiseEq
         self.eventID = eventID
         self.outputIndex = outputIndex
         self.itemID = itemID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventResponseMCPCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1238,10 +1266,10 @@ public struct RealtimeServerEventResponseMCPCallFailed: Codable, MemberwiseEquat
     /// The ID of the MCP tool call item.
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventResponseMCPCallFailed`.
     ///
@@ -1257,6 +1285,8 @@ public struct RealtimeServerEventResponseMCPCallFailed: Codable, MemberwiseEquat
         self.eventID = eventID
         self.outputIndex = outputIndex
         self.itemID = itemID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventResponseMCPCallFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1307,10 +1337,10 @@ public struct RealtimeServerEventResponseMCPCallInProgress: Codable, MemberwiseE
     /// The ID of the MCP tool call item.
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventResponseMCPCallInProgress`.
     ///
@@ -1326,6 +1356,8 @@ public struct RealtimeServerEventResponseMCPCallInProgress: Codable, MemberwiseE
         self.eventID = eventID
         self.outputIndex = outputIndex
         self.itemID = itemID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventResponseMCPCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1378,10 +1410,10 @@ public struct RealtimeServerEventResponseOutputItemAdded: Codable, MemberwiseEqu
     /// A single item within a Realtime conversation.
     public var item: RealtimeConversationItem
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventResponseOutputItemAdded`.
     ///
@@ -1400,6 +1432,8 @@ public struct RealtimeServerEventResponseOutputItemAdded: Codable, MemberwiseEqu
         self.responseID = responseID
         self.outputIndex = outputIndex
         self.item = item
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventResponseOutputItemAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1456,10 +1490,10 @@ public struct RealtimeServerEventResponseOutputItemDone: Codable, MemberwiseEqua
     /// A single item within a Realtime conversation.
     public var item: RealtimeConversationItem
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventResponseOutputItemDone`.
     ///
@@ -1478,6 +1512,8 @@ public struct RealtimeServerEventResponseOutputItemDone: Codable, MemberwiseEqua
         self.responseID = responseID
         self.outputIndex = outputIndex
         self.item = item
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventResponseOutputItemDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1537,10 +1573,10 @@ public struct RealtimeServerEventResponseTextDelta: Codable, MemberwiseEquatable
     /// The text delta.
     public var delta: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventResponseTextDelta`.
     ///
@@ -1565,6 +1601,8 @@ public struct RealtimeServerEventResponseTextDelta: Codable, MemberwiseEquatable
         self.outputIndex = outputIndex
         self.contentIndex = contentIndex
         self.delta = delta
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventResponseTextDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1631,10 +1669,10 @@ public struct RealtimeServerEventResponseTextDone: Codable, MemberwiseEquatable,
     /// The final text content.
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventResponseTextDone`.
     ///
@@ -1659,6 +1697,8 @@ public struct RealtimeServerEventResponseTextDone: Codable, MemberwiseEquatable,
         self.outputIndex = outputIndex
         self.contentIndex = contentIndex
         self.text = text
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventResponseTextDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1718,10 +1758,10 @@ public struct RealtimeServerEventSessionCreated: Codable, MemberwiseEquatable, S
     /// The session configuration.
     public var session: RealtimeServerEventSessionCreated.Session
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventSessionCreated`.
     ///
@@ -1734,6 +1774,8 @@ public struct RealtimeServerEventSessionCreated: Codable, MemberwiseEquatable, S
     ) {
         self.eventID = eventID
         self.session = session
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventSessionCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1829,10 +1871,10 @@ public struct RealtimeServerEventSessionUpdated: Codable, MemberwiseEquatable, S
     /// The session configuration.
     public var session: RealtimeServerEventSessionUpdated.Session
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventSessionUpdated`.
     ///
@@ -1845,6 +1887,8 @@ public struct RealtimeServerEventSessionUpdated: Codable, MemberwiseEquatable, S
     ) {
         self.eventID = eventID
         self.session = session
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventSessionUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1944,10 +1988,10 @@ public struct RealtimeServerEventTranscriptionSessionUpdated: Codable, Memberwis
     /// property is not present when a session is updated via the WebSocket API.
     public var session: RealtimeTranscriptionSessionCreateResponse
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeServerEventTranscriptionSessionUpdated`.
     ///
@@ -1960,6 +2004,8 @@ public struct RealtimeServerEventTranscriptionSessionUpdated: Codable, Memberwis
     ) {
         self.eventID = eventID
         self.session = session
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeServerEventTranscriptionSessionUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2091,10 +2137,10 @@ public struct RealtimeSession: Codable, MemberwiseEquatable, Sendable, SpecDevia
     /// - `item.input_audio_transcription.logprobs`: Include logprobs for input audio transcription.
     public var include: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeSession`.
     ///
@@ -2158,6 +2204,8 @@ public struct RealtimeSession: Codable, MemberwiseEquatable, Sendable, SpecDevia
         self.expiresAt = expiresAt
         self.prompt = prompt
         self.include = include
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeSession` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2378,10 +2426,10 @@ public struct RealtimeSession: Codable, MemberwiseEquatable, Sendable, SpecDevia
         /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
         public var type: NoiseReductionType?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `InputAudioNoiseReduction`.
         ///
@@ -2389,6 +2437,8 @@ public struct RealtimeSession: Codable, MemberwiseEquatable, Sendable, SpecDevia
         ///   - type: Type of noise reduction.
         public init(type: NoiseReductionType? = nil) {
             self.type = type
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `InputAudioNoiseReduction` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2490,10 +2540,10 @@ public struct RealtimeSession: Codable, MemberwiseEquatable, Sendable, SpecDevia
             /// filtering in the traces dashboard.
             public var metadata: JSONObject?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `TracingConfiguration`.
             ///
@@ -2509,6 +2559,8 @@ public struct RealtimeSession: Codable, MemberwiseEquatable, Sendable, SpecDevia
                 self.workflowName = workflowName
                 self.groupID = groupID
                 self.metadata = metadata
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `TracingConfiguration` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2660,10 +2712,10 @@ public struct RealtimeSessionCreateResponseGA: Codable, MemberwiseEquatable, Sen
     /// [Learn more](https://platform.openai.com/docs/guides/text?api-mode=responses#reusable-prompts).
     public var prompt: Prompt?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeSessionCreateResponseGA`.
     ///
@@ -2712,6 +2764,8 @@ public struct RealtimeSessionCreateResponseGA: Codable, MemberwiseEquatable, Sen
         self.maxOutputTokens = maxOutputTokens
         self.truncation = truncation
         self.prompt = prompt
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeSessionCreateResponseGA` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2879,10 +2933,10 @@ public struct RealtimeSessionCreateResponseGA: Codable, MemberwiseEquatable, Sen
         public var input: RealtimeSessionCreateResponseGA.Audio.Input?
         public var output: RealtimeSessionCreateResponseGA.Audio.Output?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Audio`.
         public init(
@@ -2891,6 +2945,8 @@ public struct RealtimeSessionCreateResponseGA: Codable, MemberwiseEquatable, Sen
         ) {
             self.input = input
             self.output = output
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2944,10 +3000,10 @@ public struct RealtimeSessionCreateResponseGA: Codable, MemberwiseEquatable, Sen
             /// set to `null`; VAD is not supported.
             public var turnDetection: RealtimeTurnDetection?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `Input`.
             ///
@@ -2966,6 +3022,8 @@ public struct RealtimeSessionCreateResponseGA: Codable, MemberwiseEquatable, Sen
                 self.transcription = transcription
                 self.noiseReduction = noiseReduction
                 self.turnDetection = turnDetection
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `Input` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3014,10 +3072,10 @@ public struct RealtimeSessionCreateResponseGA: Codable, MemberwiseEquatable, Sen
                 /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
                 public var type: NoiseReductionType?
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-                public private(set) var specDeviations = SpecDeviations()
+                public let specDeviations: SpecDeviations
                 /// The members of the JSON object that the schema does not declare, in the order received;
                 /// encoded after the declared ones (one named like a declared member replaces its value).
-                public var undeclaredMembers = JSONObject()
+                public var undeclaredMembers: JSONObject
 
                 /// Creates a new `NoiseReduction`.
                 ///
@@ -3025,6 +3083,8 @@ public struct RealtimeSessionCreateResponseGA: Codable, MemberwiseEquatable, Sen
                 ///   - type: Type of noise reduction.
                 public init(type: NoiseReductionType? = nil) {
                     self.type = type
+                    self.specDeviations = SpecDeviations()
+                    self.undeclaredMembers = JSONObject()
                 }
 
                 /// Decodes `NoiseReduction` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3078,10 +3138,10 @@ public struct RealtimeSessionCreateResponseGA: Codable, MemberwiseEquatable, Sen
             /// Default: `1`. At least 0.25, at most 1.5.
             public var speed: Swift.Double?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `Output`.
             ///
@@ -3097,6 +3157,8 @@ public struct RealtimeSessionCreateResponseGA: Codable, MemberwiseEquatable, Sen
                 self.format = format
                 self.voice = voice
                 self.speed = speed
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `Output` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3205,10 +3267,10 @@ public struct RealtimeSessionCreateResponseGA: Codable, MemberwiseEquatable, Sen
             /// filtering in the Traces Dashboard.
             public var metadata: JSONObject?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `TracingConfiguration`.
             ///
@@ -3224,6 +3286,8 @@ public struct RealtimeSessionCreateResponseGA: Codable, MemberwiseEquatable, Sen
                 self.workflowName = workflowName
                 self.groupID = groupID
                 self.metadata = metadata
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `TracingConfiguration` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3445,10 +3509,10 @@ public struct RealtimeTranscriptionSessionCreateRequest: Codable, MemberwiseEqua
     /// `item.input_audio_transcription.logprobs`
     public var include: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeTranscriptionSessionCreateRequest`.
     ///
@@ -3470,6 +3534,8 @@ public struct RealtimeTranscriptionSessionCreateRequest: Codable, MemberwiseEqua
         self.inputAudioFormat = inputAudioFormat
         self.inputAudioTranscription = inputAudioTranscription
         self.include = include
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeTranscriptionSessionCreateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3528,10 +3594,10 @@ public struct RealtimeTranscriptionSessionCreateRequest: Codable, MemberwiseEqua
         /// but may jump in on short pauses from the user.
         public var silenceDurationMs: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `TurnDetection`.
         ///
@@ -3547,6 +3613,8 @@ public struct RealtimeTranscriptionSessionCreateRequest: Codable, MemberwiseEqua
             self.threshold = threshold
             self.prefixPaddingMs = prefixPaddingMs
             self.silenceDurationMs = silenceDurationMs
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `TurnDetection` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3595,10 +3663,10 @@ public struct RealtimeTranscriptionSessionCreateRequest: Codable, MemberwiseEqua
         /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
         public var type: NoiseReductionType?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `InputAudioNoiseReduction`.
         ///
@@ -3606,6 +3674,8 @@ public struct RealtimeTranscriptionSessionCreateRequest: Codable, MemberwiseEqua
         ///   - type: Type of noise reduction.
         public init(type: NoiseReductionType? = nil) {
             self.type = type
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `InputAudioNoiseReduction` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3673,10 +3743,10 @@ public struct RealtimeTranscriptionSessionCreateRequestGA: Codable, MemberwiseEq
     /// `item.input_audio_transcription.logprobs`: Include logprobs for input audio transcription.
     public var include: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeTranscriptionSessionCreateRequestGA`.
     ///
@@ -3689,6 +3759,8 @@ public struct RealtimeTranscriptionSessionCreateRequestGA: Codable, MemberwiseEq
     ) {
         self.audio = audio
         self.include = include
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeTranscriptionSessionCreateRequestGA` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3730,14 +3802,16 @@ public struct RealtimeTranscriptionSessionCreateRequestGA: Codable, MemberwiseEq
     public struct Audio: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var input: RealtimeTranscriptionSessionCreateRequestGA.Audio.Input?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Audio`.
         public init(input: RealtimeTranscriptionSessionCreateRequestGA.Audio.Input? = nil) {
             self.input = input
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3787,10 +3861,10 @@ public struct RealtimeTranscriptionSessionCreateRequestGA: Codable, MemberwiseEq
             /// set to `null`; VAD is not supported.
             public var turnDetection: RealtimeTurnDetection?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `Input`.
             ///
@@ -3809,6 +3883,8 @@ public struct RealtimeTranscriptionSessionCreateRequestGA: Codable, MemberwiseEq
                 self.transcription = transcription
                 self.noiseReduction = noiseReduction
                 self.turnDetection = turnDetection
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `Input` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3857,10 +3933,10 @@ public struct RealtimeTranscriptionSessionCreateRequestGA: Codable, MemberwiseEq
                 /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
                 public var type: NoiseReductionType?
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-                public private(set) var specDeviations = SpecDeviations()
+                public let specDeviations: SpecDeviations
                 /// The members of the JSON object that the schema does not declare, in the order received;
                 /// encoded after the declared ones (one named like a declared member replaces its value).
-                public var undeclaredMembers = JSONObject()
+                public var undeclaredMembers: JSONObject
 
                 /// Creates a new `NoiseReduction`.
                 ///
@@ -3868,6 +3944,8 @@ public struct RealtimeTranscriptionSessionCreateRequestGA: Codable, MemberwiseEq
                 ///   - type: Type of noise reduction.
                 public init(type: NoiseReductionType? = nil) {
                     self.type = type
+                    self.specDeviations = SpecDeviations()
+                    self.undeclaredMembers = JSONObject()
                 }
 
                 /// Decodes `NoiseReduction` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -27,10 +27,10 @@ public struct RealtimeTranscriptionSessionCreateResponse: Codable, MemberwiseEqu
     /// audio volume and respond at the end of user speech.
     public var turnDetection: RealtimeTranscriptionSessionCreateResponse.TurnDetection?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeTranscriptionSessionCreateResponse`.
     ///
@@ -52,6 +52,8 @@ public struct RealtimeTranscriptionSessionCreateResponse: Codable, MemberwiseEqu
         self.inputAudioFormat = inputAudioFormat
         self.inputAudioTranscription = inputAudioTranscription
         self.turnDetection = turnDetection
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeTranscriptionSessionCreateResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -124,10 +126,10 @@ public struct RealtimeTranscriptionSessionCreateResponse: Codable, MemberwiseEqu
         /// Unix time, in seconds.
         public var expiresAt: Swift.Int
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ClientSecret`.
         ///
@@ -140,6 +142,8 @@ public struct RealtimeTranscriptionSessionCreateResponse: Codable, MemberwiseEqu
         ) {
             self.value = value
             self.expiresAt = expiresAt
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ClientSecret` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -211,10 +215,10 @@ public struct RealtimeTranscriptionSessionCreateResponse: Codable, MemberwiseEqu
         /// but may jump in on short pauses from the user.
         public var silenceDurationMs: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `TurnDetection`.
         ///
@@ -233,6 +237,8 @@ public struct RealtimeTranscriptionSessionCreateResponse: Codable, MemberwiseEqu
             self.threshold = threshold
             self.prefixPaddingMs = prefixPaddingMs
             self.silenceDurationMs = silenceDurationMs
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `TurnDetection` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -292,10 +298,10 @@ public struct RealtimeTranscriptionSessionCreateResponseGA: Codable, MemberwiseE
     /// Configuration for input audio for the session.
     public var audio: RealtimeTranscriptionSessionCreateResponseGA.Audio?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeTranscriptionSessionCreateResponseGA`.
     ///
@@ -317,6 +323,8 @@ public struct RealtimeTranscriptionSessionCreateResponseGA: Codable, MemberwiseE
         self.expiresAt = expiresAt
         self.include = include
         self.audio = audio
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeTranscriptionSessionCreateResponseGA` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -367,14 +375,16 @@ public struct RealtimeTranscriptionSessionCreateResponseGA: Codable, MemberwiseE
     public struct Audio: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var input: RealtimeTranscriptionSessionCreateResponseGA.Audio.Input?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Audio`.
         public init(input: RealtimeTranscriptionSessionCreateResponseGA.Audio.Input? = nil) {
             self.input = input
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -415,10 +425,10 @@ public struct RealtimeTranscriptionSessionCreateResponseGA: Codable, MemberwiseE
             /// Configuration for turn detection. For `gpt-realtime-whisper`, this must be `null`; VAD is not supported.
             public var turnDetection: RealtimeTranscriptionSessionCreateResponseGA.Audio.Input.TurnDetection?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `Input`.
             ///
@@ -437,6 +447,8 @@ public struct RealtimeTranscriptionSessionCreateResponseGA: Codable, MemberwiseE
                 self.transcription = transcription
                 self.noiseReduction = noiseReduction
                 self.turnDetection = turnDetection
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `Input` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -483,10 +495,10 @@ public struct RealtimeTranscriptionSessionCreateResponseGA: Codable, MemberwiseE
                 /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
                 public var type: NoiseReductionType?
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-                public private(set) var specDeviations = SpecDeviations()
+                public let specDeviations: SpecDeviations
                 /// The members of the JSON object that the schema does not declare, in the order received;
                 /// encoded after the declared ones (one named like a declared member replaces its value).
-                public var undeclaredMembers = JSONObject()
+                public var undeclaredMembers: JSONObject
 
                 /// Creates a new `NoiseReduction`.
                 ///
@@ -494,6 +506,8 @@ public struct RealtimeTranscriptionSessionCreateResponseGA: Codable, MemberwiseE
                 ///   - type: Type of noise reduction.
                 public init(type: NoiseReductionType? = nil) {
                     self.type = type
+                    self.specDeviations = SpecDeviations()
+                    self.undeclaredMembers = JSONObject()
                 }
 
                 /// Decodes `NoiseReduction` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -545,10 +559,10 @@ public struct RealtimeTranscriptionSessionCreateResponseGA: Codable, MemberwiseE
                 /// but may jump in on short pauses from the user.
                 public var silenceDurationMs: Swift.Int?
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-                public private(set) var specDeviations = SpecDeviations()
+                public let specDeviations: SpecDeviations
                 /// The members of the JSON object that the schema does not declare, in the order received;
                 /// encoded after the declared ones (one named like a declared member replaces its value).
-                public var undeclaredMembers = JSONObject()
+                public var undeclaredMembers: JSONObject
 
                 /// Creates a new `TurnDetection`.
                 ///
@@ -567,6 +581,8 @@ public struct RealtimeTranscriptionSessionCreateResponseGA: Codable, MemberwiseE
                     self.threshold = threshold
                     self.prefixPaddingMs = prefixPaddingMs
                     self.silenceDurationMs = silenceDurationMs
+                    self.specDeviations = SpecDeviations()
+                    self.undeclaredMembers = JSONObject()
                 }
 
                 /// Decodes `TurnDetection` from its JSON object under the decoder's ``DecodingMode``; members it does

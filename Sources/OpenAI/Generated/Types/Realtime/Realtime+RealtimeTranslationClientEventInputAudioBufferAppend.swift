@@ -29,10 +29,10 @@ public struct RealtimeTranslationClientEventInputAudioBufferAppend: Codable, Mem
     /// Base64-encoded 24 kHz PCM16 mono audio bytes.
     public var audio: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeTranslationClientEventInputAudioBufferAppend`.
     ///
@@ -45,6 +45,8 @@ public struct RealtimeTranslationClientEventInputAudioBufferAppend: Codable, Mem
     ) {
         self.eventID = eventID
         self.audio = audio
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeTranslationClientEventInputAudioBufferAppend` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -92,10 +94,10 @@ public struct RealtimeTranslationClientEventSessionClose: Codable, MemberwiseEqu
     /// At most 512 characters.
     public var eventID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeTranslationClientEventSessionClose`.
     ///
@@ -103,6 +105,8 @@ public struct RealtimeTranslationClientEventSessionClose: Codable, MemberwiseEqu
     ///   - eventID: Optional client-generated ID used to identify this event. At most 512 characters.
     public init(eventID: Swift.String? = nil) {
         self.eventID = eventID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeTranslationClientEventSessionClose` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -150,10 +154,10 @@ public struct RealtimeTranslationClientEventSessionUpdate: Codable, MemberwiseEq
     /// at creation and cannot be changed with `session.update`.
     public var session: RealtimeTranslationSessionUpdateRequest
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeTranslationClientEventSessionUpdate`.
     ///
@@ -166,6 +170,8 @@ public struct RealtimeTranslationClientEventSessionUpdate: Codable, MemberwiseEq
     ) {
         self.eventID = eventID
         self.session = session
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeTranslationClientEventSessionUpdate` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -215,10 +221,10 @@ public struct RealtimeTranslationClientSecretCreateRequest: Codable, MemberwiseE
     /// audio in and translated audio plus transcript deltas out continuously.
     public var session: RealtimeTranslationSessionCreateRequest
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeTranslationClientSecretCreateRequest`.
     ///
@@ -231,6 +237,8 @@ public struct RealtimeTranslationClientSecretCreateRequest: Codable, MemberwiseE
     ) {
         self.expiresAfter = expiresAfter
         self.session = session
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeTranslationClientSecretCreateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -276,10 +284,10 @@ public struct RealtimeTranslationClientSecretCreateRequest: Codable, MemberwiseE
         /// Default: `600`. At least 10, at most 7200.
         public var seconds: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ExpiresAfter`.
         ///
@@ -287,6 +295,8 @@ public struct RealtimeTranslationClientSecretCreateRequest: Codable, MemberwiseE
         ///   - seconds: The number of seconds from the anchor point to the expiration. Default: `600`. At least 10, at most 7200.
         public init(seconds: Swift.Int? = nil) {
             self.seconds = seconds
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ExpiresAfter` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -335,10 +345,10 @@ public struct RealtimeTranslationClientSecretCreateResponse: Codable, Memberwise
     /// audio into the configured output language.
     public var session: RealtimeTranslationSession
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeTranslationClientSecretCreateResponse`.
     ///
@@ -354,6 +364,8 @@ public struct RealtimeTranslationClientSecretCreateResponse: Codable, Memberwise
         self.value = value
         self.expiresAt = expiresAt
         self.session = session
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeTranslationClientSecretCreateResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -490,10 +502,10 @@ public struct RealtimeTranslationServerEventSessionClosed: Codable, MemberwiseEq
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeTranslationServerEventSessionClosed`.
     ///
@@ -501,6 +513,8 @@ public struct RealtimeTranslationServerEventSessionClosed: Codable, MemberwiseEq
     ///   - eventID: The unique ID of the server event.
     public init(eventID: Swift.String) {
         self.eventID = eventID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeTranslationServerEventSessionClosed` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -545,10 +559,10 @@ public struct RealtimeTranslationServerEventSessionCreated: Codable, MemberwiseE
     /// The translation session configuration.
     public var session: RealtimeTranslationSession
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeTranslationServerEventSessionCreated`.
     ///
@@ -561,6 +575,8 @@ public struct RealtimeTranslationServerEventSessionCreated: Codable, MemberwiseE
     ) {
         self.eventID = eventID
         self.session = session
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeTranslationServerEventSessionCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -615,10 +631,10 @@ public struct RealtimeTranslationServerEventSessionInputTranscriptDelta: Codable
     /// not a unique transcript-delta identifier.
     public var elapsedMs: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeTranslationServerEventSessionInputTranscriptDelta`.
     ///
@@ -634,6 +650,8 @@ public struct RealtimeTranslationServerEventSessionInputTranscriptDelta: Codable
         self.eventID = eventID
         self.delta = delta
         self.elapsedMs = elapsedMs
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeTranslationServerEventSessionInputTranscriptDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -696,10 +714,10 @@ public struct RealtimeTranslationServerEventSessionOutputAudioDelta: Codable, Me
     /// event identifier.
     public var elapsedMs: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeTranslationServerEventSessionOutputAudioDelta`.
     ///
@@ -721,6 +739,8 @@ public struct RealtimeTranslationServerEventSessionOutputAudioDelta: Codable, Me
         self.sampleRate = sampleRate
         self.channels = channels
         self.elapsedMs = elapsedMs
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeTranslationServerEventSessionOutputAudioDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -785,10 +805,10 @@ public struct RealtimeTranslationServerEventSessionOutputTranscriptDelta: Codabl
     /// not a unique transcript-delta identifier.
     public var elapsedMs: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeTranslationServerEventSessionOutputTranscriptDelta`.
     ///
@@ -804,6 +824,8 @@ public struct RealtimeTranslationServerEventSessionOutputTranscriptDelta: Codabl
         self.eventID = eventID
         self.delta = delta
         self.elapsedMs = elapsedMs
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeTranslationServerEventSessionOutputTranscriptDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -853,10 +875,10 @@ public struct RealtimeTranslationServerEventSessionUpdated: Codable, MemberwiseE
     /// The translation session configuration.
     public var session: RealtimeTranslationSession
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeTranslationServerEventSessionUpdated`.
     ///
@@ -869,6 +891,8 @@ public struct RealtimeTranslationServerEventSessionUpdated: Codable, MemberwiseE
     ) {
         self.eventID = eventID
         self.session = session
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeTranslationServerEventSessionUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -922,10 +946,10 @@ public struct RealtimeTranslationSession: Codable, MemberwiseEquatable, Sendable
     /// Configuration for translation input and output audio.
     public var audio: RealtimeTranslationSession.Audio
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeTranslationSession`.
     ///
@@ -944,6 +968,8 @@ public struct RealtimeTranslationSession: Codable, MemberwiseEquatable, Sendable
         self.expiresAt = expiresAt
         self.model = model
         self.audio = audio
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeTranslationSession` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -992,10 +1018,10 @@ public struct RealtimeTranslationSession: Codable, MemberwiseEquatable, Sendable
         public var input: RealtimeTranslationSession.Audio.Input?
         public var output: RealtimeTranslationSession.Audio.Output?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Audio`.
         public init(
@@ -1004,6 +1030,8 @@ public struct RealtimeTranslationSession: Codable, MemberwiseEquatable, Sendable
         ) {
             self.input = input
             self.output = output
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1046,10 +1074,10 @@ public struct RealtimeTranslationSession: Codable, MemberwiseEquatable, Sendable
             /// Optional input noise reduction.
             public var noiseReduction: RealtimeTranslationSession.Audio.Input.NoiseReduction?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `Input`.
             ///
@@ -1062,6 +1090,8 @@ public struct RealtimeTranslationSession: Codable, MemberwiseEquatable, Sendable
             ) {
                 self.transcription = transcription
                 self.noiseReduction = noiseReduction
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `Input` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1104,10 +1134,10 @@ public struct RealtimeTranslationSession: Codable, MemberwiseEquatable, Sendable
                 /// The transcription model used for source transcript deltas.
                 public var model: Swift.String
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-                public private(set) var specDeviations = SpecDeviations()
+                public let specDeviations: SpecDeviations
                 /// The members of the JSON object that the schema does not declare, in the order received;
                 /// encoded after the declared ones (one named like a declared member replaces its value).
-                public var undeclaredMembers = JSONObject()
+                public var undeclaredMembers: JSONObject
 
                 /// Creates a new `Transcription`.
                 ///
@@ -1115,6 +1145,8 @@ public struct RealtimeTranslationSession: Codable, MemberwiseEquatable, Sendable
                 ///   - model: The transcription model used for source transcript deltas.
                 public init(model: Swift.String) {
                     self.model = model
+                    self.specDeviations = SpecDeviations()
+                    self.undeclaredMembers = JSONObject()
                 }
 
                 /// Decodes `Transcription` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1153,10 +1185,10 @@ public struct RealtimeTranslationSession: Codable, MemberwiseEquatable, Sendable
                 /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
                 public var type: NoiseReductionType
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-                public private(set) var specDeviations = SpecDeviations()
+                public let specDeviations: SpecDeviations
                 /// The members of the JSON object that the schema does not declare, in the order received;
                 /// encoded after the declared ones (one named like a declared member replaces its value).
-                public var undeclaredMembers = JSONObject()
+                public var undeclaredMembers: JSONObject
 
                 /// Creates a new `NoiseReduction`.
                 ///
@@ -1164,6 +1196,8 @@ public struct RealtimeTranslationSession: Codable, MemberwiseEquatable, Sendable
                 ///   - type: Type of noise reduction.
                 public init(type: NoiseReductionType) {
                     self.type = type
+                    self.specDeviations = SpecDeviations()
+                    self.undeclaredMembers = JSONObject()
                 }
 
                 /// Decodes `NoiseReduction` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1201,10 +1235,10 @@ public struct RealtimeTranslationSession: Codable, MemberwiseEquatable, Sendable
             /// Target language for translated output audio and transcript deltas.
             public var language: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `Output`.
             ///
@@ -1212,6 +1246,8 @@ public struct RealtimeTranslationSession: Codable, MemberwiseEquatable, Sendable
             ///   - language: Target language for translated output audio and transcript deltas.
             public init(language: Swift.String? = nil) {
                 self.language = language
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `Output` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1255,10 +1291,10 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, MemberwiseEquata
     /// Configuration for translation input and output audio.
     public var audio: RealtimeTranslationSessionCreateRequest.Audio?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeTranslationSessionCreateRequest`.
     ///
@@ -1271,6 +1307,8 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, MemberwiseEquata
     ) {
         self.model = model
         self.audio = audio
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeTranslationSessionCreateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1311,10 +1349,10 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, MemberwiseEquata
         public var input: RealtimeTranslationSessionCreateRequest.Audio.Input?
         public var output: RealtimeTranslationSessionCreateRequest.Audio.Output?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Audio`.
         public init(
@@ -1323,6 +1361,8 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, MemberwiseEquata
         ) {
             self.input = input
             self.output = output
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1365,10 +1405,10 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, MemberwiseEquata
             /// Optional input noise reduction. Set to `null` to disable it.
             public var noiseReduction: RealtimeTranslationSessionCreateRequest.Audio.Input.NoiseReduction?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `Input`.
             ///
@@ -1381,6 +1421,8 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, MemberwiseEquata
             ) {
                 self.transcription = transcription
                 self.noiseReduction = noiseReduction
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `Input` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1423,10 +1465,10 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, MemberwiseEquata
                 /// The transcription model to use for source transcript deltas.
                 public var model: Swift.String
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-                public private(set) var specDeviations = SpecDeviations()
+                public let specDeviations: SpecDeviations
                 /// The members of the JSON object that the schema does not declare, in the order received;
                 /// encoded after the declared ones (one named like a declared member replaces its value).
-                public var undeclaredMembers = JSONObject()
+                public var undeclaredMembers: JSONObject
 
                 /// Creates a new `Transcription`.
                 ///
@@ -1434,6 +1476,8 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, MemberwiseEquata
                 ///   - model: The transcription model to use for source transcript deltas.
                 public init(model: Swift.String) {
                     self.model = model
+                    self.specDeviations = SpecDeviations()
+                    self.undeclaredMembers = JSONObject()
                 }
 
                 /// Decodes `Transcription` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1472,10 +1516,10 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, MemberwiseEquata
                 /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
                 public var type: NoiseReductionType
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-                public private(set) var specDeviations = SpecDeviations()
+                public let specDeviations: SpecDeviations
                 /// The members of the JSON object that the schema does not declare, in the order received;
                 /// encoded after the declared ones (one named like a declared member replaces its value).
-                public var undeclaredMembers = JSONObject()
+                public var undeclaredMembers: JSONObject
 
                 /// Creates a new `NoiseReduction`.
                 ///
@@ -1483,6 +1527,8 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, MemberwiseEquata
                 ///   - type: Type of noise reduction.
                 public init(type: NoiseReductionType) {
                     self.type = type
+                    self.specDeviations = SpecDeviations()
+                    self.undeclaredMembers = JSONObject()
                 }
 
                 /// Decodes `NoiseReduction` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1520,10 +1566,10 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, MemberwiseEquata
             /// Target language for translated output audio and transcript deltas.
             public var language: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `Output`.
             ///
@@ -1531,6 +1577,8 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, MemberwiseEquata
             ///   - language: Target language for translated output audio and transcript deltas.
             public init(language: Swift.String? = nil) {
                 self.language = language
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `Output` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1571,10 +1619,10 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, MemberwiseEquata
     /// Configuration for translation input and output audio.
     public var audio: RealtimeTranslationSessionUpdateRequest.Audio?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeTranslationSessionUpdateRequest`.
     ///
@@ -1582,6 +1630,8 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, MemberwiseEquata
     ///   - audio: Configuration for translation input and output audio.
     public init(audio: RealtimeTranslationSessionUpdateRequest.Audio? = nil) {
         self.audio = audio
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeTranslationSessionUpdateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1619,10 +1669,10 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, MemberwiseEquata
         public var input: RealtimeTranslationSessionUpdateRequest.Audio.Input?
         public var output: RealtimeTranslationSessionUpdateRequest.Audio.Output?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Audio`.
         public init(
@@ -1631,6 +1681,8 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, MemberwiseEquata
         ) {
             self.input = input
             self.output = output
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1673,10 +1725,10 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, MemberwiseEquata
             /// Optional input noise reduction. Set to `null` to disable it.
             public var noiseReduction: RealtimeTranslationSessionUpdateRequest.Audio.Input.NoiseReduction?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `Input`.
             ///
@@ -1689,6 +1741,8 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, MemberwiseEquata
             ) {
                 self.transcription = transcription
                 self.noiseReduction = noiseReduction
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `Input` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1731,10 +1785,10 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, MemberwiseEquata
                 /// The transcription model to use for source transcript deltas.
                 public var model: Swift.String
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-                public private(set) var specDeviations = SpecDeviations()
+                public let specDeviations: SpecDeviations
                 /// The members of the JSON object that the schema does not declare, in the order received;
                 /// encoded after the declared ones (one named like a declared member replaces its value).
-                public var undeclaredMembers = JSONObject()
+                public var undeclaredMembers: JSONObject
 
                 /// Creates a new `Transcription`.
                 ///
@@ -1742,6 +1796,8 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, MemberwiseEquata
                 ///   - model: The transcription model to use for source transcript deltas.
                 public init(model: Swift.String) {
                     self.model = model
+                    self.specDeviations = SpecDeviations()
+                    self.undeclaredMembers = JSONObject()
                 }
 
                 /// Decodes `Transcription` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1780,10 +1836,10 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, MemberwiseEquata
                 /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
                 public var type: NoiseReductionType
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-                public private(set) var specDeviations = SpecDeviations()
+                public let specDeviations: SpecDeviations
                 /// The members of the JSON object that the schema does not declare, in the order received;
                 /// encoded after the declared ones (one named like a declared member replaces its value).
-                public var undeclaredMembers = JSONObject()
+                public var undeclaredMembers: JSONObject
 
                 /// Creates a new `NoiseReduction`.
                 ///
@@ -1791,6 +1847,8 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, MemberwiseEquata
                 ///   - type: Type of noise reduction.
                 public init(type: NoiseReductionType) {
                     self.type = type
+                    self.specDeviations = SpecDeviations()
+                    self.undeclaredMembers = JSONObject()
                 }
 
                 /// Decodes `NoiseReduction` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1828,10 +1886,10 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, MemberwiseEquata
             /// Target language for translated output audio and transcript deltas.
             public var language: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `Output`.
             ///
@@ -1839,6 +1897,8 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, MemberwiseEquata
             ///   - language: Target language for translated output audio and transcript deltas.
             public init(language: Swift.String? = nil) {
                 self.language = language
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `Output` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1938,10 +1998,10 @@ public indirect enum RealtimeTruncation: Codable, MemberwiseEquatable, Sendable,
         /// Optional custom token limits for this truncation strategy. If not provided, the model's default token limits will be used.
         public var tokenLimits: RealtimeTruncation.RetentionRatioTruncation.TokenLimits?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `RetentionRatioTruncation`.
         ///
@@ -1954,6 +2014,8 @@ public indirect enum RealtimeTruncation: Codable, MemberwiseEquatable, Sendable,
         ) {
             self.retentionRatio = retentionRatio
             self.tokenLimits = tokenLimits
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `RetentionRatioTruncation` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1998,10 +2060,10 @@ public indirect enum RealtimeTruncation: Codable, MemberwiseEquatable, Sendable,
             /// At least 0.
             public var postInstructions: Swift.Int?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `TokenLimits`.
             ///
@@ -2009,6 +2071,8 @@ public indirect enum RealtimeTruncation: Codable, MemberwiseEquatable, Sendable,
             ///   - postInstructions: Maximum tokens allowed in the conversation after instructions (which including tool definitions). At least 0.
             public init(postInstructions: Swift.Int? = nil) {
                 self.postInstructions = postInstructions
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `TokenLimits` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2140,10 +2204,10 @@ public indirect enum RealtimeTurnDetection: Codable, MemberwiseEquatable, Sendab
         /// At least 5000, at most 30000.
         public var idleTimeoutMs: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ServerVad`.
         ///
@@ -2168,6 +2232,8 @@ public indirect enum RealtimeTurnDetection: Codable, MemberwiseEquatable, Sendab
             self.createResponse = createResponse
             self.interruptResponse = interruptResponse
             self.idleTimeoutMs = idleTimeoutMs
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ServerVad` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2234,10 +2300,10 @@ public indirect enum RealtimeTurnDetection: Codable, MemberwiseEquatable, Sendab
         /// Default: `true`.
         public var interruptResponse: Swift.Bool?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `SemanticVad`.
         ///
@@ -2253,6 +2319,8 @@ public indirect enum RealtimeTurnDetection: Codable, MemberwiseEquatable, Sendab
             self.eagerness = eagerness
             self.createResponse = createResponse
             self.interruptResponse = interruptResponse
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `SemanticVad` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2399,10 +2467,10 @@ public struct ToolChoiceFunction: Codable, MemberwiseEquatable, Sendable, SpecDe
     /// The name of the function to call.
     public var name: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ToolChoiceFunction`.
     ///
@@ -2410,6 +2478,8 @@ public struct ToolChoiceFunction: Codable, MemberwiseEquatable, Sendable, SpecDe
     ///   - name: The name of the function to call.
     public init(name: Swift.String) {
         self.name = name
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ToolChoiceFunction` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2454,10 +2524,10 @@ public struct ToolChoiceMCP: Codable, MemberwiseEquatable, Sendable, SpecDeviati
     /// The name of the tool to call on the server.
     public var name: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ToolChoiceMCP`.
     ///
@@ -2470,6 +2540,8 @@ public struct ToolChoiceMCP: Codable, MemberwiseEquatable, Sendable, SpecDeviati
     ) {
         self.serverLabel = serverLabel
         self.name = name
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ToolChoiceMCP` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -29,10 +29,10 @@ public struct AudioTranscription: Codable, MemberwiseEquatable, Sendable, SpecDe
     /// Only supported with `gpt-realtime-whisper` in GA Realtime sessions.
     public var delay: RealtimeReasoningEffort?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `AudioTranscription`.
     ///
@@ -57,6 +57,8 @@ public struct AudioTranscription: Codable, MemberwiseEquatable, Sendable, SpecDe
         self.keywords = keywords
         self.prompt = prompt
         self.delay = delay
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `AudioTranscription` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -153,10 +155,10 @@ public struct AudioTranscriptionResponse: Codable, MemberwiseEquatable, Sendable
     /// The prompt configured for input audio transcription, when present.
     public var prompt: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `AudioTranscriptionResponse`.
     ///
@@ -175,6 +177,8 @@ public struct AudioTranscriptionResponse: Codable, MemberwiseEquatable, Sendable
         self.language = language
         self.languages = languages
         self.prompt = prompt
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `AudioTranscriptionResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -322,10 +326,10 @@ public struct MCPTool: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepo
     /// Whether this MCP tool is deferred and discovered via tool search.
     public var deferLoading: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `MCPTool`.
     ///
@@ -365,6 +369,8 @@ public struct MCPTool: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepo
         self.allowedCallers = allowedCallers
         self.requireApproval = requireApproval
         self.deferLoading = deferLoading
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `MCPTool` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -587,10 +593,10 @@ public struct MCPTool: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepo
             /// A filter object to specify which tools are allowed.
             public var never: MCPToolFilter?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `MCPToolApprovalFilter`.
             ///
@@ -603,6 +609,8 @@ public struct MCPTool: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepo
             ) {
                 self.always = always
                 self.never = never
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `MCPToolApprovalFilter` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -673,10 +681,10 @@ public struct MCPToolFilter: Codable, MemberwiseEquatable, Sendable, SpecDeviati
     /// it will match this filter.
     public var readOnly: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `MCPToolFilter`.
     ///
@@ -689,6 +697,8 @@ public struct MCPToolFilter: Codable, MemberwiseEquatable, Sendable, SpecDeviati
     ) {
         self.toolNames = toolNames
         self.readOnly = readOnly
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `MCPToolFilter` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -758,10 +768,10 @@ public struct Prompt: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepor
     /// Response input types like images or files.
     public var variables: ResponsePromptVariables?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Prompt`.
     ///
@@ -777,6 +787,8 @@ public struct Prompt: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepor
         self.id = id
         self.version = version
         self.variables = variables
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Prompt` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -873,10 +885,10 @@ public indirect enum RealtimeAudioFormats: Codable, MemberwiseEquatable, Sendabl
         /// The sample rate of the audio. Always `24000`.
         public var rate: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `AudioPcm`.
         ///
@@ -884,6 +896,8 @@ public indirect enum RealtimeAudioFormats: Codable, MemberwiseEquatable, Sendabl
         ///   - rate: The sample rate of the audio.
         public init(rate: Swift.Int? = nil) {
             self.rate = rate
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `AudioPcm` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -922,13 +936,15 @@ public indirect enum RealtimeAudioFormats: Codable, MemberwiseEquatable, Sendabl
     /// - Remark: Generated from `#/components/schemas/RealtimeAudioFormats/anyOf/1`.
     public struct AudioPcmu: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `AudioPcmu`.
         public init() {
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `AudioPcmu` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -964,13 +980,15 @@ public indirect enum RealtimeAudioFormats: Codable, MemberwiseEquatable, Sendabl
     /// - Remark: Generated from `#/components/schemas/RealtimeAudioFormats/anyOf/2`.
     public struct AudioPcma: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `AudioPcma`.
         public init() {
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `AudioPcma` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1025,10 +1043,10 @@ public struct RealtimeBetaClientEventConversationItemCreate: Codable, Memberwise
     /// A single item within a Realtime conversation.
     public var item: RealtimeConversationItem
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaClientEventConversationItemCreate`.
     ///
@@ -1044,6 +1062,8 @@ public struct RealtimeBetaClientEventConversationItemCreate: Codable, Memberwise
         self.eventID = eventID
         self.previousItemID = previousItemID
         self.item = item
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaClientEventConversationItemCreate` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1095,10 +1115,10 @@ public struct RealtimeBetaClientEventConversationItemDelete: Codable, Memberwise
     /// The ID of the item to delete.
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaClientEventConversationItemDelete`.
     ///
@@ -1111,6 +1131,8 @@ public struct RealtimeBetaClientEventConversationItemDelete: Codable, Memberwise
     ) {
         self.eventID = eventID
         self.itemID = itemID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaClientEventConversationItemDelete` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1159,10 +1181,10 @@ public struct RealtimeBetaClientEventConversationItemRetrieve: Codable, Memberwi
     /// The ID of the item to retrieve.
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaClientEventConversationItemRetrieve`.
     ///
@@ -1175,6 +1197,8 @@ public struct RealtimeBetaClientEventConversationItemRetrieve: Codable, Memberwi
     ) {
         self.eventID = eventID
         self.itemID = itemID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaClientEventConversationItemRetrieve` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1237,10 +1261,10 @@ public struct RealtimeBetaClientEventConversationItemTruncate: Codable, Memberwi
     /// will respond with an error.
     public var audioEndMs: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaClientEventConversationItemTruncate`.
     ///
@@ -1259,6 +1283,8 @@ public struct RealtimeBetaClientEventConversationItemTruncate: Codable, Memberwi
         self.itemID = itemID
         self.contentIndex = contentIndex
         self.audioEndMs = audioEndMs
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaClientEventConversationItemTruncate` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1320,10 +1346,10 @@ public struct RealtimeBetaClientEventInputAudioBufferAppend: Codable, Memberwise
     /// `input_audio_format` field in the session configuration.
     public var audio: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaClientEventInputAudioBufferAppend`.
     ///
@@ -1336,6 +1362,8 @@ public struct RealtimeBetaClientEventInputAudioBufferAppend: Codable, Memberwise
     ) {
         self.eventID = eventID
         self.audio = audio
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaClientEventInputAudioBufferAppend` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1380,10 +1408,10 @@ public struct RealtimeBetaClientEventInputAudioBufferClear: Codable, MemberwiseE
     /// Optional client-generated ID used to identify this event.
     public var eventID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaClientEventInputAudioBufferClear`.
     ///
@@ -1391,6 +1419,8 @@ public struct RealtimeBetaClientEventInputAudioBufferClear: Codable, MemberwiseE
     ///   - eventID: Optional client-generated ID used to identify this event.
     public init(eventID: Swift.String? = nil) {
         self.eventID = eventID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaClientEventInputAudioBufferClear` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1440,10 +1470,10 @@ public struct RealtimeBetaClientEventInputAudioBufferCommit: Codable, Memberwise
     /// Optional client-generated ID used to identify this event.
     public var eventID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaClientEventInputAudioBufferCommit`.
     ///
@@ -1451,6 +1481,8 @@ public struct RealtimeBetaClientEventInputAudioBufferCommit: Codable, Memberwise
     ///   - eventID: Optional client-generated ID used to identify this event.
     public init(eventID: Swift.String? = nil) {
         self.eventID = eventID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaClientEventInputAudioBufferCommit` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1495,10 +1527,10 @@ public struct RealtimeBetaClientEventOutputAudioBufferClear: Codable, Memberwise
     /// The unique ID of the client event used for error handling.
     public var eventID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaClientEventOutputAudioBufferClear`.
     ///
@@ -1506,6 +1538,8 @@ public struct RealtimeBetaClientEventOutputAudioBufferClear: Codable, Memberwise
     ///   - eventID: The unique ID of the client event used for error handling.
     public init(eventID: Swift.String? = nil) {
         self.eventID = eventID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaClientEventOutputAudioBufferClear` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1551,10 +1585,10 @@ public struct RealtimeBetaClientEventResponseCancel: Codable, MemberwiseEquatabl
     /// in-progress response in the default conversation.
     public var responseID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaClientEventResponseCancel`.
     ///
@@ -1567,6 +1601,8 @@ public struct RealtimeBetaClientEventResponseCancel: Codable, MemberwiseEquatabl
     ) {
         self.eventID = eventID
         self.responseID = responseID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaClientEventResponseCancel` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1635,10 +1671,10 @@ public struct RealtimeBetaClientEventResponseCreate: Codable, MemberwiseEquatabl
     /// Create a new Realtime response with these parameters
     public var response: RealtimeBetaResponseCreateParams?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaClientEventResponseCreate`.
     ///
@@ -1651,6 +1687,8 @@ public struct RealtimeBetaClientEventResponseCreate: Codable, MemberwiseEquatabl
     ) {
         self.eventID = eventID
         self.response = response
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaClientEventResponseCreate` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1706,10 +1744,10 @@ public struct RealtimeBetaClientEventSessionUpdate: Codable, MemberwiseEquatable
     /// for keys is one minute.
     public var session: RealtimeSessionCreateRequest
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaClientEventSessionUpdate`.
     ///
@@ -1722,6 +1760,8 @@ public struct RealtimeBetaClientEventSessionUpdate: Codable, MemberwiseEquatable
     ) {
         self.eventID = eventID
         self.session = session
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaClientEventSessionUpdate` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1767,10 +1807,10 @@ public struct RealtimeBetaClientEventTranscriptionSessionUpdate: Codable, Member
     /// Realtime transcription session object configuration.
     public var session: RealtimeTranscriptionSessionCreateRequest
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaClientEventTranscriptionSessionUpdate`.
     ///
@@ -1783,6 +1823,8 @@ public struct RealtimeBetaClientEventTranscriptionSessionUpdate: Codable, Member
     ) {
         self.eventID = eventID
         self.session = session
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaClientEventTranscriptionSessionUpdate` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1868,10 +1910,10 @@ public struct RealtimeBetaResponse: Codable, MemberwiseEquatable, Sendable, Spec
     /// inclusive of tool calls, that was used in this response.
     public var maxOutputTokens: RealtimeBetaResponse.MaxOutputTokens?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaResponse`.
     ///
@@ -1914,6 +1956,8 @@ public struct RealtimeBetaResponse: Codable, MemberwiseEquatable, Sendable, Spec
         self.outputAudioFormat = outputAudioFormat
         self.temperature = temperature
         self.maxOutputTokens = maxOutputTokens
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2026,10 +2070,10 @@ public struct RealtimeBetaResponse: Codable, MemberwiseEquatable, Sendable, Spec
         /// populated when the `status` is `failed`.
         public var error: RealtimeBetaResponse.StatusDetails.ErrorValue?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `StatusDetails`.
         ///
@@ -2045,6 +2089,8 @@ public struct RealtimeBetaResponse: Codable, MemberwiseEquatable, Sendable, Spec
             self.type = type
             self.reason = reason
             self.error = error
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `StatusDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2147,10 +2193,10 @@ public struct RealtimeBetaResponse: Codable, MemberwiseEquatable, Sendable, Spec
             /// Error code, if any.
             public var code: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `ErrorValue`.
             ///
@@ -2163,6 +2209,8 @@ public struct RealtimeBetaResponse: Codable, MemberwiseEquatable, Sendable, Spec
             ) {
                 self.type = type
                 self.code = code
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `ErrorValue` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2219,10 +2267,10 @@ public struct RealtimeBetaResponse: Codable, MemberwiseEquatable, Sendable, Spec
         /// Details about the output tokens used in the Response.
         public var outputTokenDetails: RealtimeBetaResponse.Usage.OutputTokenDetails?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Usage`.
         ///
@@ -2244,6 +2292,8 @@ public struct RealtimeBetaResponse: Codable, MemberwiseEquatable, Sendable, Spec
             self.outputTokens = outputTokens
             self.inputTokenDetails = inputTokenDetails
             self.outputTokenDetails = outputTokenDetails
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Usage` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2301,10 +2351,10 @@ public struct RealtimeBetaResponse: Codable, MemberwiseEquatable, Sendable, Spec
             /// Details about the cached tokens used as input for the Response.
             public var cachedTokensDetails: RealtimeBetaResponse.Usage.InputTokenDetails.CachedTokensDetails?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `InputTokenDetails`.
             ///
@@ -2326,6 +2376,8 @@ public struct RealtimeBetaResponse: Codable, MemberwiseEquatable, Sendable, Spec
                 self.imageTokens = imageTokens
                 self.audioTokens = audioTokens
                 self.cachedTokensDetails = cachedTokensDetails
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `InputTokenDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2379,10 +2431,10 @@ public struct RealtimeBetaResponse: Codable, MemberwiseEquatable, Sendable, Spec
                 /// The number of cached audio tokens used as input for the Response.
                 public var audioTokens: Swift.Int?
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-                public private(set) var specDeviations = SpecDeviations()
+                public let specDeviations: SpecDeviations
                 /// The members of the JSON object that the schema does not declare, in the order received;
                 /// encoded after the declared ones (one named like a declared member replaces its value).
-                public var undeclaredMembers = JSONObject()
+                public var undeclaredMembers: JSONObject
 
                 /// Creates a new `CachedTokensDetails`.
                 ///
@@ -2398,6 +2450,8 @@ public struct RealtimeBetaResponse: Codable, MemberwiseEquatable, Sendable, Spec
                     self.textTokens = textTokens
                     self.imageTokens = imageTokens
                     self.audioTokens = audioTokens
+                    self.specDeviations = SpecDeviations()
+                    self.undeclaredMembers = JSONObject()
                 }
 
                 /// Decodes `CachedTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2445,10 +2499,10 @@ public struct RealtimeBetaResponse: Codable, MemberwiseEquatable, Sendable, Spec
             /// The number of audio tokens used in the Response.
             public var audioTokens: Swift.Int?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `OutputTokenDetails`.
             ///
@@ -2461,6 +2515,8 @@ public struct RealtimeBetaResponse: Codable, MemberwiseEquatable, Sendable, Spec
             ) {
                 self.textTokens = textTokens
                 self.audioTokens = audioTokens
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `OutputTokenDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2652,10 +2708,10 @@ public struct RealtimeBetaResponseCreateParams: Codable, MemberwiseEquatable, Se
     /// Note that this can include references to items from the default conversation.
     public var input: [RealtimeConversationItem]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaResponseCreateParams`.
     ///
@@ -2698,6 +2754,8 @@ public struct RealtimeBetaResponseCreateParams: Codable, MemberwiseEquatable, Se
         self.metadata = metadata
         self.prompt = prompt
         self.input = input
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaResponseCreateParams` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2958,10 +3016,10 @@ public struct RealtimeBetaServerEventConversationItemCreated: Codable, Memberwis
     /// A single item within a Realtime conversation.
     public var item: RealtimeConversationItem
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaServerEventConversationItemCreated`.
     ///
@@ -2977,6 +3035,8 @@ public struct RealtimeBetaServerEventConversationItemCreated: Codable, Memberwis
         self.eventID = eventID
         self.previousItemID = previousItemID
         self.item = item
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaServerEventConversationItemCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3027,10 +3087,10 @@ public struct RealtimeBetaServerEventConversationItemDeleted: Codable, Memberwis
     /// The ID of the item that was deleted.
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaServerEventConversationItemDeleted`.
     ///
@@ -3043,6 +3103,8 @@ public struct RealtimeBetaServerEventConversationItemDeleted: Codable, Memberwis
     ) {
         self.eventID = eventID
         self.itemID = itemID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaServerEventConversationItemDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3094,10 +3156,10 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionFail
     /// Details of the transcription error.
     public var error: RealtimeBetaServerEventConversationItemInputAudioTranscriptionFailed.ErrorValue
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeBetaServerEventConversationItemInputAudioTranscriptionFailed`.
     ///
@@ -3116,6 +3178,8 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionFail
         self.itemID = itemID
         self.contentIndex = contentIndex
         self.error = error
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeBetaServerEventConversationItemInputAudioTranscriptionFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3170,10 +3234,10 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionFail
         /// Parameter related to the error, if any.
         public var param: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ErrorValue`.
         ///
@@ -3192,6 +3256,8 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionFail
             self.code = code
             self.message = message
             self.param = param
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ErrorValue` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -73,10 +73,10 @@ public struct RealtimeSessionCreateRequest: Codable, MemberwiseEquatable, Sendab
     /// [Learn more](https://platform.openai.com/docs/guides/text?api-mode=responses#reusable-prompts).
     public var prompt: Prompt?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeSessionCreateRequest`.
     ///
@@ -131,6 +131,8 @@ public struct RealtimeSessionCreateRequest: Codable, MemberwiseEquatable, Sendab
         self.maxResponseOutputTokens = maxResponseOutputTokens
         self.truncation = truncation
         self.prompt = prompt
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeSessionCreateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -246,10 +248,10 @@ public struct RealtimeSessionCreateRequest: Codable, MemberwiseEquatable, Sendab
         /// Unix time, in seconds.
         public var expiresAt: Swift.Int
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ClientSecret`.
         ///
@@ -262,6 +264,8 @@ public struct RealtimeSessionCreateRequest: Codable, MemberwiseEquatable, Sendab
         ) {
             self.value = value
             self.expiresAt = expiresAt
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ClientSecret` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -324,10 +328,10 @@ public struct RealtimeSessionCreateRequest: Codable, MemberwiseEquatable, Sendab
         /// The model to use for transcription.
         public var model: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `InputAudioTranscription`.
         ///
@@ -335,6 +339,8 @@ public struct RealtimeSessionCreateRequest: Codable, MemberwiseEquatable, Sendab
         ///   - model: The model to use for transcription.
         public init(model: Swift.String? = nil) {
             self.model = model
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `InputAudioTranscription` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -436,10 +442,10 @@ public struct RealtimeSessionCreateRequest: Codable, MemberwiseEquatable, Sendab
             /// filtering in the traces dashboard.
             public var metadata: JSONObject?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `TracingConfiguration`.
             ///
@@ -455,6 +461,8 @@ public struct RealtimeSessionCreateRequest: Codable, MemberwiseEquatable, Sendab
                 self.workflowName = workflowName
                 self.groupID = groupID
                 self.metadata = metadata
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `TracingConfiguration` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -513,10 +521,10 @@ public struct RealtimeSessionCreateRequest: Codable, MemberwiseEquatable, Sendab
         /// but may jump in on short pauses from the user.
         public var silenceDurationMs: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `TurnDetection`.
         ///
@@ -535,6 +543,8 @@ public struct RealtimeSessionCreateRequest: Codable, MemberwiseEquatable, Sendab
             self.threshold = threshold
             self.prefixPaddingMs = prefixPaddingMs
             self.silenceDurationMs = silenceDurationMs
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `TurnDetection` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -59,10 +59,10 @@ public struct RealtimeSessionCreateRequestGA: Codable, MemberwiseEquatable, Send
     /// [Learn more](https://platform.openai.com/docs/guides/text?api-mode=responses#reusable-prompts).
     public var prompt: Prompt?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeSessionCreateRequestGA`.
     ///
@@ -108,6 +108,8 @@ public struct RealtimeSessionCreateRequestGA: Codable, MemberwiseEquatable, Send
         self.maxOutputTokens = maxOutputTokens
         self.truncation = truncation
         self.prompt = prompt
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeSessionCreateRequestGA` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -270,10 +272,10 @@ public struct RealtimeSessionCreateRequestGA: Codable, MemberwiseEquatable, Send
         public var input: RealtimeSessionCreateRequestGA.Audio.Input?
         public var output: RealtimeSessionCreateRequestGA.Audio.Output?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Audio`.
         public init(
@@ -282,6 +284,8 @@ public struct RealtimeSessionCreateRequestGA: Codable, MemberwiseEquatable, Send
         ) {
             self.input = input
             self.output = output
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -335,10 +339,10 @@ public struct RealtimeSessionCreateRequestGA: Codable, MemberwiseEquatable, Send
             /// set to `null`; VAD is not supported.
             public var turnDetection: RealtimeTurnDetection?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `Input`.
             ///
@@ -357,6 +361,8 @@ public struct RealtimeSessionCreateRequestGA: Codable, MemberwiseEquatable, Send
                 self.transcription = transcription
                 self.noiseReduction = noiseReduction
                 self.turnDetection = turnDetection
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `Input` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -405,10 +411,10 @@ public struct RealtimeSessionCreateRequestGA: Codable, MemberwiseEquatable, Send
                 /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
                 public var type: NoiseReductionType?
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-                public private(set) var specDeviations = SpecDeviations()
+                public let specDeviations: SpecDeviations
                 /// The members of the JSON object that the schema does not declare, in the order received;
                 /// encoded after the declared ones (one named like a declared member replaces its value).
-                public var undeclaredMembers = JSONObject()
+                public var undeclaredMembers: JSONObject
 
                 /// Creates a new `NoiseReduction`.
                 ///
@@ -416,6 +422,8 @@ public struct RealtimeSessionCreateRequestGA: Codable, MemberwiseEquatable, Send
                 ///   - type: Type of noise reduction.
                 public init(type: NoiseReductionType? = nil) {
                     self.type = type
+                    self.specDeviations = SpecDeviations()
+                    self.undeclaredMembers = JSONObject()
                 }
 
                 /// Decodes `NoiseReduction` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -470,10 +478,10 @@ public struct RealtimeSessionCreateRequestGA: Codable, MemberwiseEquatable, Send
             /// Default: `1`. At least 0.25, at most 1.5.
             public var speed: Swift.Double?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `Output`.
             ///
@@ -489,6 +497,8 @@ public struct RealtimeSessionCreateRequestGA: Codable, MemberwiseEquatable, Send
                 self.format = format
                 self.voice = voice
                 self.speed = speed
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `Output` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -597,10 +607,10 @@ public struct RealtimeSessionCreateRequestGA: Codable, MemberwiseEquatable, Send
             /// filtering in the Traces Dashboard.
             public var metadata: JSONObject?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `TracingConfiguration`.
             ///
@@ -616,6 +626,8 @@ public struct RealtimeSessionCreateRequestGA: Codable, MemberwiseEquatable, Send
                 self.workflowName = workflowName
                 self.groupID = groupID
                 self.metadata = metadata
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `TracingConfiguration` from its JSON object under the decoder's ``DecodingMode``; members it does

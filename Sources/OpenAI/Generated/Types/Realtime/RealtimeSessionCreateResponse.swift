@@ -60,10 +60,10 @@ public struct RealtimeSessionCreateResponse: Codable, MemberwiseEquatable, Senda
     /// given model. Defaults to `inf`.
     public var maxOutputTokens: RealtimeSessionCreateResponse.MaxOutputTokens?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeSessionCreateResponse`.
     ///
@@ -109,6 +109,8 @@ public struct RealtimeSessionCreateResponse: Codable, MemberwiseEquatable, Senda
         self.tools = tools
         self.toolChoice = toolChoice
         self.maxOutputTokens = maxOutputTokens
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeSessionCreateResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -199,10 +201,10 @@ public struct RealtimeSessionCreateResponse: Codable, MemberwiseEquatable, Senda
         public var input: RealtimeSessionCreateResponse.Audio.Input?
         public var output: RealtimeSessionCreateResponse.Audio.Output?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Audio`.
         public init(
@@ -211,6 +213,8 @@ public struct RealtimeSessionCreateResponse: Codable, MemberwiseEquatable, Senda
         ) {
             self.input = input
             self.output = output
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -254,10 +258,10 @@ public struct RealtimeSessionCreateResponse: Codable, MemberwiseEquatable, Senda
             /// Configuration for turn detection.
             public var turnDetection: RealtimeSessionCreateResponse.Audio.Input.TurnDetection?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `Input`.
             ///
@@ -276,6 +280,8 @@ public struct RealtimeSessionCreateResponse: Codable, MemberwiseEquatable, Senda
                 self.transcription = transcription
                 self.noiseReduction = noiseReduction
                 self.turnDetection = turnDetection
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `Input` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -322,10 +328,10 @@ public struct RealtimeSessionCreateResponse: Codable, MemberwiseEquatable, Senda
                 /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
                 public var type: NoiseReductionType?
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-                public private(set) var specDeviations = SpecDeviations()
+                public let specDeviations: SpecDeviations
                 /// The members of the JSON object that the schema does not declare, in the order received;
                 /// encoded after the declared ones (one named like a declared member replaces its value).
-                public var undeclaredMembers = JSONObject()
+                public var undeclaredMembers: JSONObject
 
                 /// Creates a new `NoiseReduction`.
                 ///
@@ -333,6 +339,8 @@ public struct RealtimeSessionCreateResponse: Codable, MemberwiseEquatable, Senda
                 ///   - type: Type of noise reduction.
                 public init(type: NoiseReductionType? = nil) {
                     self.type = type
+                    self.specDeviations = SpecDeviations()
+                    self.undeclaredMembers = JSONObject()
                 }
 
                 /// Decodes `NoiseReduction` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -374,10 +382,10 @@ public struct RealtimeSessionCreateResponse: Codable, MemberwiseEquatable, Senda
                 public var prefixPaddingMs: Swift.Int?
                 public var silenceDurationMs: Swift.Int?
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-                public private(set) var specDeviations = SpecDeviations()
+                public let specDeviations: SpecDeviations
                 /// The members of the JSON object that the schema does not declare, in the order received;
                 /// encoded after the declared ones (one named like a declared member replaces its value).
-                public var undeclaredMembers = JSONObject()
+                public var undeclaredMembers: JSONObject
 
                 /// Creates a new `TurnDetection`.
                 ///
@@ -396,6 +404,8 @@ public struct RealtimeSessionCreateResponse: Codable, MemberwiseEquatable, Senda
                     self.threshold = threshold
                     self.prefixPaddingMs = prefixPaddingMs
                     self.silenceDurationMs = silenceDurationMs
+                    self.specDeviations = SpecDeviations()
+                    self.undeclaredMembers = JSONObject()
                 }
 
                 /// Decodes `TurnDetection` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -443,10 +453,10 @@ public struct RealtimeSessionCreateResponse: Codable, MemberwiseEquatable, Senda
             public var voice: VoiceIDsShared?
             public var speed: Swift.Double?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `Output`.
             public init(
@@ -457,6 +467,8 @@ public struct RealtimeSessionCreateResponse: Codable, MemberwiseEquatable, Senda
                 self.format = format
                 self.voice = voice
                 self.speed = speed
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `Output` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -565,10 +577,10 @@ public struct RealtimeSessionCreateResponse: Codable, MemberwiseEquatable, Senda
             /// filtering in the traces dashboard.
             public var metadata: JSONObject?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `TracingConfiguration`.
             ///
@@ -584,6 +596,8 @@ public struct RealtimeSessionCreateResponse: Codable, MemberwiseEquatable, Senda
                 self.workflowName = workflowName
                 self.groupID = groupID
                 self.metadata = metadata
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `TracingConfiguration` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -642,10 +656,10 @@ public struct RealtimeSessionCreateResponse: Codable, MemberwiseEquatable, Senda
         /// but may jump in on short pauses from the user.
         public var silenceDurationMs: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `TurnDetection`.
         ///
@@ -664,6 +678,8 @@ public struct RealtimeSessionCreateResponse: Codable, MemberwiseEquatable, Senda
             self.threshold = threshold
             self.prefixPaddingMs = prefixPaddingMs
             self.silenceDurationMs = silenceDurationMs
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `TurnDetection` from its JSON object under the decoder's ``DecodingMode``; members it does

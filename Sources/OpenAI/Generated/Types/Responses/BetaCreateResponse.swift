@@ -203,10 +203,10 @@ public struct BetaCreateResponse: Codable, MemberwiseEquatable, Sendable, SpecDe
     /// Configuration for server-hosted multi-agent execution.
     public var multiAgent: BetaMultiAgentParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaCreateResponse`.
     ///
@@ -309,6 +309,8 @@ public struct BetaCreateResponse: Codable, MemberwiseEquatable, Sendable, SpecDe
         self.contextManagement = contextManagement
         self.maxOutputTokens = maxOutputTokens
         self.multiAgent = multiAgent
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaCreateResponse` from its JSON object under the decoder's ``DecodingMode``; members it does

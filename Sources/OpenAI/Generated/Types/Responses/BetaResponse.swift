@@ -185,10 +185,10 @@ public struct BetaResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
     /// An upper bound for the number of tokens that can be generated for a response, including visible output tokens and [reasoning tokens](https://platform.openai.com/docs/guides/reasoning).
     public var maxOutputTokens: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponse`.
     ///
@@ -294,6 +294,8 @@ public struct BetaResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
         self.parallelToolCalls = parallelToolCalls
         self.conversation = conversation
         self.maxOutputTokens = maxOutputTokens
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -461,10 +463,10 @@ public struct BetaResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
         /// The reason why the response is incomplete.
         public var reason: BetaResponse.IncompleteDetails.Reason?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `IncompleteDetails`.
         ///
@@ -472,6 +474,8 @@ public struct BetaResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
         ///   - reason: The reason why the response is incomplete.
         public init(reason: BetaResponse.IncompleteDetails.Reason? = nil) {
             self.reason = reason
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `IncompleteDetails` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -22,10 +22,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseMCPCallFailed`.
         ///
@@ -47,6 +47,8 @@ extension BetaResponsesServerEvent {
             self.outputIndex = outputIndex
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseMCPCallFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -111,10 +113,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseMCPCallInProgress`.
         ///
@@ -136,6 +138,8 @@ extension BetaResponsesServerEvent {
             self.outputIndex = outputIndex
             self.itemID = itemID
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseMCPCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -200,10 +204,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseMCPListToolsCompleted`.
         ///
@@ -225,6 +229,8 @@ extension BetaResponsesServerEvent {
             self.outputIndex = outputIndex
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseMCPListToolsCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -289,10 +295,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseMCPListToolsFailed`.
         ///
@@ -314,6 +320,8 @@ extension BetaResponsesServerEvent {
             self.outputIndex = outputIndex
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseMCPListToolsFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -378,10 +386,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseMCPListToolsInProgress`.
         ///
@@ -403,6 +411,8 @@ extension BetaResponsesServerEvent {
             self.outputIndex = outputIndex
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseMCPListToolsInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -470,10 +480,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseOutputItemAdded`.
         ///
@@ -495,6 +505,8 @@ extension BetaResponsesServerEvent {
             self.sequenceNumber = sequenceNumber
             self.item = item
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseOutputItemAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -559,10 +571,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseOutputItemDone`.
         ///
@@ -584,6 +596,8 @@ extension BetaResponsesServerEvent {
             self.sequenceNumber = sequenceNumber
             self.item = item
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseOutputItemDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -654,10 +668,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseOutputTextAnnotationAdded`.
         ///
@@ -688,6 +702,8 @@ extension BetaResponsesServerEvent {
             self.sequenceNumber = sequenceNumber
             self.annotation = annotation
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseOutputTextAnnotationAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -767,10 +783,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseOutputTextDelta`.
         ///
@@ -801,6 +817,8 @@ extension BetaResponsesServerEvent {
             self.sequenceNumber = sequenceNumber
             self.logprobs = logprobs
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseOutputTextDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -880,10 +898,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseOutputTextDone`.
         ///
@@ -914,6 +932,8 @@ extension BetaResponsesServerEvent {
             self.sequenceNumber = sequenceNumber
             self.logprobs = logprobs
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseOutputTextDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -985,10 +1005,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseQueued`.
         ///
@@ -1007,6 +1027,8 @@ extension BetaResponsesServerEvent {
             self.response = response
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseQueued` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1072,10 +1094,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseReasoningSummaryPartAdded`.
         ///
@@ -1103,6 +1125,8 @@ extension BetaResponsesServerEvent {
             self.sequenceNumber = sequenceNumber
             self.part = part
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseReasoningSummaryPartAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1177,10 +1201,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseReasoningSummaryPartDone`.
         ///
@@ -1208,6 +1232,8 @@ extension BetaResponsesServerEvent {
             self.sequenceNumber = sequenceNumber
             self.part = part
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseReasoningSummaryPartDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1284,10 +1310,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseReasoningSummaryTextDelta`.
         ///
@@ -1315,6 +1341,8 @@ extension BetaResponsesServerEvent {
             self.delta = delta
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseReasoningSummaryTextDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1389,10 +1417,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseReasoningSummaryTextDone`.
         ///
@@ -1420,6 +1448,8 @@ extension BetaResponsesServerEvent {
             self.text = text
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseReasoningSummaryTextDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1494,10 +1524,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseReasoningTextDelta`.
         ///
@@ -1525,6 +1555,8 @@ extension BetaResponsesServerEvent {
             self.delta = delta
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseReasoningTextDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1599,10 +1631,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseReasoningTextDone`.
         ///
@@ -1630,6 +1662,8 @@ extension BetaResponsesServerEvent {
             self.text = text
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseReasoningTextDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1704,10 +1738,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseRefusalDelta`.
         ///
@@ -1735,6 +1769,8 @@ extension BetaResponsesServerEvent {
             self.delta = delta
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseRefusalDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1809,10 +1845,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseRefusalDone`.
         ///
@@ -1840,6 +1876,8 @@ extension BetaResponsesServerEvent {
             self.refusal = refusal
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseRefusalDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1912,10 +1950,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseShellCallCommandAdded`.
         ///
@@ -1940,6 +1978,8 @@ extension BetaResponsesServerEvent {
             self.commandIndex = commandIndex
             self.command = command
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseShellCallCommandAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2011,10 +2051,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseShellCallCommandDelta`.
         ///
@@ -2042,6 +2082,8 @@ extension BetaResponsesServerEvent {
             self.delta = delta
             self.obfuscation = obfuscation
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseShellCallCommandDelta` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -24,10 +24,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseShellCallCommandDone`.
         ///
@@ -52,6 +52,8 @@ extension BetaResponsesServerEvent {
             self.commandIndex = commandIndex
             self.command = command
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseShellCallCommandDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -123,10 +125,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseShellCallOutputContentDelta`.
         ///
@@ -154,6 +156,8 @@ extension BetaResponsesServerEvent {
             self.commandIndex = commandIndex
             self.delta = delta
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseShellCallOutputContentDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -228,10 +232,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseShellCallOutputContentDone`.
         ///
@@ -259,6 +263,8 @@ extension BetaResponsesServerEvent {
             self.commandIndex = commandIndex
             self.output = output
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseShellCallOutputContentDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -329,10 +335,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseWebSearchCallCompleted`.
         ///
@@ -354,6 +360,8 @@ extension BetaResponsesServerEvent {
             self.itemID = itemID
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseWebSearchCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -418,10 +426,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseWebSearchCallInProgress`.
         ///
@@ -443,6 +451,8 @@ extension BetaResponsesServerEvent {
             self.itemID = itemID
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseWebSearchCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -507,10 +517,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseWebSearchCallSearching`.
         ///
@@ -532,6 +542,8 @@ extension BetaResponsesServerEvent {
             self.itemID = itemID
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseWebSearchCallSearching` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -417,10 +417,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseAudioDelta`.
         ///
@@ -439,6 +439,8 @@ extension BetaResponsesServerEvent {
             self.sequenceNumber = sequenceNumber
             self.delta = delta
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseAudioDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -496,10 +498,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseAudioDone`.
         ///
@@ -515,6 +517,8 @@ extension BetaResponsesServerEvent {
             self.agent = agent
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseAudioDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -571,10 +575,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseAudioTranscriptDelta`.
         ///
@@ -593,6 +597,8 @@ extension BetaResponsesServerEvent {
             self.delta = delta
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseAudioTranscriptDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -650,10 +656,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseAudioTranscriptDone`.
         ///
@@ -669,6 +675,8 @@ extension BetaResponsesServerEvent {
             self.agent = agent
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseAudioTranscriptDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -729,10 +737,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseCodeInterpreterCallCodeDelta`.
         ///
@@ -757,6 +765,8 @@ extension BetaResponsesServerEvent {
             self.delta = delta
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseCodeInterpreterCallCodeDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -826,10 +836,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseCodeInterpreterCallCodeDone`.
         ///
@@ -854,6 +864,8 @@ extension BetaResponsesServerEvent {
             self.code = code
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseCodeInterpreterCallCodeDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -921,10 +933,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseCodeInterpreterCallCompleted`.
         ///
@@ -946,6 +958,8 @@ extension BetaResponsesServerEvent {
             self.itemID = itemID
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseCodeInterpreterCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1010,10 +1024,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseCodeInterpreterCallInProgress`.
         ///
@@ -1035,6 +1049,8 @@ extension BetaResponsesServerEvent {
             self.itemID = itemID
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseCodeInterpreterCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1099,10 +1115,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseCodeInterpreterCallInterpreting`.
         ///
@@ -1124,6 +1140,8 @@ extension BetaResponsesServerEvent {
             self.itemID = itemID
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseCodeInterpreterCallInterpreting` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1186,10 +1204,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseCompleted`.
         ///
@@ -1208,6 +1226,8 @@ extension BetaResponsesServerEvent {
             self.response = response
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1273,10 +1293,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseContentPartAdded`.
         ///
@@ -1304,6 +1324,8 @@ extension BetaResponsesServerEvent {
             self.part = part
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseContentPartAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1378,10 +1400,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseContentPartDone`.
         ///
@@ -1409,6 +1431,8 @@ extension BetaResponsesServerEvent {
             self.sequenceNumber = sequenceNumber
             self.part = part
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseContentPartDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1477,10 +1501,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseCreated`.
         ///
@@ -1499,6 +1523,8 @@ extension BetaResponsesServerEvent {
             self.response = response
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1562,10 +1588,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseCustomToolCallInputDelta`.
         ///
@@ -1590,6 +1616,8 @@ extension BetaResponsesServerEvent {
             self.itemID = itemID
             self.delta = delta
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseCustomToolCallInputDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1659,10 +1687,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseCustomToolCallInputDone`.
         ///
@@ -1687,6 +1715,8 @@ extension BetaResponsesServerEvent {
             self.itemID = itemID
             self.input = input
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseCustomToolCallInputDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1752,10 +1782,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseFailed`.
         ///
@@ -1774,6 +1804,8 @@ extension BetaResponsesServerEvent {
             self.sequenceNumber = sequenceNumber
             self.response = response
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1835,10 +1867,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseFileSearchCallCompleted`.
         ///
@@ -1860,6 +1892,8 @@ extension BetaResponsesServerEvent {
             self.itemID = itemID
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseFileSearchCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1924,10 +1958,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseFileSearchCallInProgress`.
         ///
@@ -1949,6 +1983,8 @@ extension BetaResponsesServerEvent {
             self.itemID = itemID
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseFileSearchCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2013,10 +2049,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseFileSearchCallSearching`.
         ///
@@ -2038,6 +2074,8 @@ extension BetaResponsesServerEvent {
             self.itemID = itemID
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseFileSearchCallSearching` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2104,10 +2142,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseFunctionCallArgumentsDelta`.
         ///
@@ -2132,6 +2170,8 @@ extension BetaResponsesServerEvent {
             self.sequenceNumber = sequenceNumber
             self.delta = delta
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseFunctionCallArgumentsDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2203,10 +2243,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseFunctionCallArgumentsDone`.
         ///
@@ -2234,6 +2274,8 @@ extension BetaResponsesServerEvent {
             self.sequenceNumber = sequenceNumber
             self.arguments = arguments
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseFunctionCallArgumentsDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2304,10 +2346,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseImageGenerationCallCompleted`.
         ///
@@ -2329,6 +2371,8 @@ extension BetaResponsesServerEvent {
             self.sequenceNumber = sequenceNumber
             self.itemID = itemID
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseImageGenerationCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2393,10 +2437,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseImageGenerationCallGenerating`.
         ///
@@ -2418,6 +2462,8 @@ extension BetaResponsesServerEvent {
             self.itemID = itemID
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseImageGenerationCallGenerating` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2482,10 +2528,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseImageGenerationCallInProgress`.
         ///
@@ -2507,6 +2553,8 @@ extension BetaResponsesServerEvent {
             self.itemID = itemID
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseImageGenerationCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2583,10 +2631,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseImageGenerationCallPartialImage`.
         ///
@@ -2626,6 +2674,8 @@ extension BetaResponsesServerEvent {
             self.background = background
             self.outputFormat = outputFormat
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseImageGenerationCallPartialImage` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2706,10 +2756,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseInProgress`.
         ///
@@ -2728,6 +2778,8 @@ extension BetaResponsesServerEvent {
             self.response = response
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2787,10 +2839,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseIncomplete`.
         ///
@@ -2809,6 +2861,8 @@ extension BetaResponsesServerEvent {
             self.response = response
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseIncomplete` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2872,10 +2926,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseMCPCallArgumentsDelta`.
         ///
@@ -2900,6 +2954,8 @@ extension BetaResponsesServerEvent {
             self.delta = delta
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseMCPCallArgumentsDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2969,10 +3025,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseMCPCallArgumentsDone`.
         ///
@@ -2997,6 +3053,8 @@ extension BetaResponsesServerEvent {
             self.arguments = arguments
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseMCPCallArgumentsDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3064,10 +3122,10 @@ extension BetaResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseMCPCallCompleted`.
         ///
@@ -3089,6 +3147,8 @@ extension BetaResponsesServerEvent {
             self.outputIndex = outputIndex
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseMCPCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -201,10 +201,10 @@ public struct CreateResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviat
     /// At least 16.
     public var maxOutputTokens: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateResponse`.
     ///
@@ -304,6 +304,8 @@ public struct CreateResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviat
         self.conversation = conversation
         self.contextManagement = contextManagement
         self.maxOutputTokens = maxOutputTokens
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateResponse` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -185,10 +185,10 @@ public struct Response: Codable, MemberwiseEquatable, Sendable, SpecDeviationRep
     /// An upper bound for the number of tokens that can be generated for a response, including visible output tokens and [reasoning tokens](https://platform.openai.com/docs/guides/reasoning).
     public var maxOutputTokens: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Response`.
     ///
@@ -294,6 +294,8 @@ public struct Response: Codable, MemberwiseEquatable, Sendable, SpecDeviationRep
         self.parallelToolCalls = parallelToolCalls
         self.conversation = conversation
         self.maxOutputTokens = maxOutputTokens
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Response` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -461,10 +463,10 @@ public struct Response: Codable, MemberwiseEquatable, Sendable, SpecDeviationRep
         /// The reason why the response is incomplete.
         public var reason: Response.IncompleteDetails.Reason?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `IncompleteDetails`.
         ///
@@ -472,6 +474,8 @@ public struct Response: Codable, MemberwiseEquatable, Sendable, SpecDeviationRep
         ///   - reason: The reason why the response is incomplete.
         public init(reason: Response.IncompleteDetails.Reason? = nil) {
             self.reason = reason
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `IncompleteDetails` from its JSON object under the decoder's ``DecodingMode``; members it does

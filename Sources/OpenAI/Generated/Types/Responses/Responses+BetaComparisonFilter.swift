@@ -50,10 +50,10 @@ public struct BetaComputerCallOutputItemParam: Codable, MemberwiseEquatable, Sen
     /// The status of the message input. One of `in_progress`, `completed`, or `incomplete`. Populated when input items are returned via API.
     public var status: BetaFunctionCallItemStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaComputerCallOutputItemParam`.
     ///
@@ -78,6 +78,8 @@ public struct BetaComputerCallOutputItemParam: Codable, MemberwiseEquatable, Sen
         self.output = output
         self.acknowledgedSafetyChecks = acknowledgedSafetyChecks
         self.status = status
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaComputerCallOutputItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -185,10 +187,10 @@ public struct BetaComputerToolCall: Codable, MemberwiseEquatable, Sendable, Spec
     /// `incomplete`. Populated when items are returned via API.
     public var status: MessageStatus
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaComputerToolCall`.
     ///
@@ -216,6 +218,8 @@ public struct BetaComputerToolCall: Codable, MemberwiseEquatable, Sendable, Spec
         self.actions = actions
         self.pendingSafetyChecks = pendingSafetyChecks
         self.status = status
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaComputerToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -286,10 +290,10 @@ public struct BetaComputerToolCallOutput: Codable, MemberwiseEquatable, Sendable
     /// `incomplete`. Populated when input items are returned via API.
     public var status: MessageStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaComputerToolCallOutput`.
     ///
@@ -314,6 +318,8 @@ public struct BetaComputerToolCallOutput: Codable, MemberwiseEquatable, Sendable
         self.acknowledgedSafetyChecks = acknowledgedSafetyChecks
         self.output = output
         self.status = status
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaComputerToolCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -381,10 +387,10 @@ public struct BetaComputerToolCallOutputResource: Codable, MemberwiseEquatable, 
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaComputerToolCallOutputResource`.
     ///
@@ -412,6 +418,8 @@ public struct BetaComputerToolCallOutputResource: Codable, MemberwiseEquatable, 
         self.output = output
         self.status = status
         self.createdBy = createdBy
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaComputerToolCallOutputResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -591,10 +599,10 @@ public struct BetaCustomToolCall: Codable, MemberwiseEquatable, Sendable, SpecDe
     /// The input for the custom tool call generated by the model.
     public var input: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaCustomToolCall`.
     ///
@@ -622,6 +630,8 @@ public struct BetaCustomToolCall: Codable, MemberwiseEquatable, Sendable, SpecDe
         self.namespace = namespace
         self.name = name
         self.input = input
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaCustomToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -689,10 +699,10 @@ public struct BetaCustomToolCallOutput: Codable, MemberwiseEquatable, Sendable, 
     /// Can be a string or an list of output content.
     public var output: BetaCustomToolCallOutput.Output
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaCustomToolCallOutput`.
     ///
@@ -714,6 +724,8 @@ public struct BetaCustomToolCallOutput: Codable, MemberwiseEquatable, Sendable, 
         self.callID = callID
         self.caller = caller
         self.output = output
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaCustomToolCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -834,10 +846,10 @@ public struct BetaCustomToolCallOutputResource: Codable, MemberwiseEquatable, Se
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaCustomToolCallOutputResource`.
     ///
@@ -865,6 +877,8 @@ public struct BetaCustomToolCallOutputResource: Codable, MemberwiseEquatable, Se
         self.output = output
         self.status = status
         self.createdBy = createdBy
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaCustomToolCallOutputResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -994,10 +1008,10 @@ public struct BetaCustomToolCallResource: Codable, MemberwiseEquatable, Sendable
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaCustomToolCallResource`.
     ///
@@ -1031,6 +1045,8 @@ public struct BetaCustomToolCallResource: Codable, MemberwiseEquatable, Sendable
         self.input = input
         self.status = status
         self.createdBy = createdBy
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaCustomToolCallResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1147,10 +1163,10 @@ public struct BetaEncryptedContent: Codable, MemberwiseEquatable, Sendable, Spec
     /// Opaque encrypted content.
     public var encryptedContent: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaEncryptedContent`.
     ///
@@ -1158,6 +1174,8 @@ public struct BetaEncryptedContent: Codable, MemberwiseEquatable, Sendable, Spec
     ///   - encryptedContent: Opaque encrypted content.
     public init(encryptedContent: Swift.String) {
         self.encryptedContent = encryptedContent
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaEncryptedContent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1200,10 +1218,10 @@ public struct BetaEncryptedContentParam: Codable, MemberwiseEquatable, Sendable,
     /// At most 10485760 characters.
     public var encryptedContent: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaEncryptedContentParam`.
     ///
@@ -1211,6 +1229,8 @@ public struct BetaEncryptedContentParam: Codable, MemberwiseEquatable, Sendable,
     ///   - encryptedContent: Opaque encrypted content. At most 10485760 characters.
     public init(encryptedContent: Swift.String) {
         self.encryptedContent = encryptedContent
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaEncryptedContentParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1251,10 +1271,10 @@ public struct BetaError: Codable, MemberwiseEquatable, Sendable, SpecDeviationRe
     public var param: Swift.String?
     public var type: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaError`.
     public init(
@@ -1267,6 +1287,8 @@ public struct BetaError: Codable, MemberwiseEquatable, Sendable, SpecDeviationRe
         self.message = message
         self.param = param
         self.type = type
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaError` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1367,10 +1389,10 @@ public struct BetaFileSearchToolCall: Codable, MemberwiseEquatable, Sendable, Sp
     /// The results of the file search tool call.
     public var results: [BetaFileSearchToolCall.ResultValue]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaFileSearchToolCall`.
     ///
@@ -1392,6 +1414,8 @@ public struct BetaFileSearchToolCall: Codable, MemberwiseEquatable, Sendable, Sp
         self.status = status
         self.queries = queries
         self.results = results
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaFileSearchToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1482,10 +1506,10 @@ public struct BetaFileSearchToolCall: Codable, MemberwiseEquatable, Sendable, Sp
         /// The relevance score of the file - a value between 0 and 1.
         public var score: Swift.Double?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResultValue`.
         ///
@@ -1507,6 +1531,8 @@ public struct BetaFileSearchToolCall: Codable, MemberwiseEquatable, Sendable, Sp
             self.filename = filename
             self.attributes = attributes
             self.score = score
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResultValue` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -41,10 +41,10 @@ public struct BetaFunctionCallOutputItemParam: Codable, MemberwiseEquatable, Sen
     /// The status of the item. One of `in_progress`, `completed`, or `incomplete`. Populated when items are returned via API.
     public var status: BetaFunctionCallItemStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaFunctionCallOutputItemParam`.
     ///
@@ -75,6 +75,8 @@ public struct BetaFunctionCallOutputItemParam: Codable, MemberwiseEquatable, Sen
         self.namespace = namespace
         self.caller = caller
         self.status = status
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaFunctionCallOutputItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -281,10 +283,10 @@ public struct BetaFunctionShellCall: Codable, MemberwiseEquatable, Sendable, Spe
     /// The ID of the entity that created this tool call.
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaFunctionShellCall`.
     ///
@@ -315,6 +317,8 @@ public struct BetaFunctionShellCall: Codable, MemberwiseEquatable, Sendable, Spe
         self.status = status
         self.environment = environment
         self.createdBy = createdBy
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaFunctionShellCall` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -437,10 +441,10 @@ public struct BetaFunctionShellCallItemParam: Codable, MemberwiseEquatable, Send
     /// The environment to execute the shell commands in.
     public var environment: BetaFunctionShellCallItemParam.Environment?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaFunctionShellCallItemParam`.
     ///
@@ -468,6 +472,8 @@ public struct BetaFunctionShellCallItemParam: Codable, MemberwiseEquatable, Send
         self.action = action
         self.status = status
         self.environment = environment
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaFunctionShellCallItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -596,10 +602,10 @@ public struct BetaFunctionShellCallOutput: Codable, MemberwiseEquatable, Sendabl
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaFunctionShellCallOutput`.
     ///
@@ -630,6 +636,8 @@ public struct BetaFunctionShellCallOutput: Codable, MemberwiseEquatable, Sendabl
         self.output = output
         self.maxOutputLength = maxOutputLength
         self.createdBy = createdBy
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaFunctionShellCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -733,10 +741,10 @@ public struct BetaFunctionShellCallOutputItemParam: Codable, MemberwiseEquatable
     /// The maximum number of UTF-8 characters captured for this shell call's combined output.
     public var maxOutputLength: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaFunctionShellCallOutputItemParam`.
     ///
@@ -764,6 +772,8 @@ public struct BetaFunctionShellCallOutputItemParam: Codable, MemberwiseEquatable
         self.output = output
         self.status = status
         self.maxOutputLength = maxOutputLength
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaFunctionShellCallOutputItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -883,10 +893,10 @@ public struct BetaFunctionToolCall: Codable, MemberwiseEquatable, Sendable, Spec
     /// `incomplete`. Populated when items are returned via API.
     public var status: MessageStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaFunctionToolCall`.
     ///
@@ -917,6 +927,8 @@ public struct BetaFunctionToolCall: Codable, MemberwiseEquatable, Sendable, Spec
         self.name = name
         self.arguments = arguments
         self.status = status
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaFunctionToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -995,10 +1007,10 @@ public struct BetaFunctionToolCallOutput: Codable, MemberwiseEquatable, Sendable
     /// `incomplete`. Populated when items are returned via API.
     public var status: MessageStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaFunctionToolCallOutput`.
     ///
@@ -1029,6 +1041,8 @@ public struct BetaFunctionToolCallOutput: Codable, MemberwiseEquatable, Sendable
         self.caller = caller
         self.output = output
         self.status = status
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaFunctionToolCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1160,10 +1174,10 @@ public struct BetaFunctionToolCallOutputResource: Codable, MemberwiseEquatable, 
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaFunctionToolCallOutputResource`.
     ///
@@ -1197,6 +1211,8 @@ public struct BetaFunctionToolCallOutputResource: Codable, MemberwiseEquatable, 
         self.output = output
         self.status = status
         self.createdBy = createdBy
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaFunctionToolCallOutputResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1330,10 +1346,10 @@ public struct BetaFunctionToolCallResource: Codable, MemberwiseEquatable, Sendab
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaFunctionToolCallResource`.
     ///
@@ -1367,6 +1383,8 @@ public struct BetaFunctionToolCallResource: Codable, MemberwiseEquatable, Sendab
         self.arguments = arguments
         self.status = status
         self.createdBy = createdBy
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaFunctionToolCallResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1474,10 +1492,10 @@ public struct BetaImageGenToolCall: Codable, MemberwiseEquatable, Sendable, Spec
     /// The generated image encoded in base64.
     public var result: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaImageGenToolCall`.
     ///
@@ -1496,6 +1514,8 @@ public struct BetaImageGenToolCall: Codable, MemberwiseEquatable, Sendable, Spec
         self.id = id
         self.status = status
         self.result = result
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaImageGenToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1724,10 +1744,10 @@ public struct BetaInputMessage: Codable, MemberwiseEquatable, Sendable, SpecDevi
     /// types.
     public var content: BetaInputMessageContentList
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaInputMessage`.
     ///
@@ -1746,6 +1766,8 @@ public struct BetaInputMessage: Codable, MemberwiseEquatable, Sendable, SpecDevi
         self.role = role
         self.status = status
         self.content = content
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaInputMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1833,10 +1855,10 @@ public struct BetaInputMessageResource: Codable, MemberwiseEquatable, Sendable, 
     /// The unique ID of the message input.
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaInputMessageResource`.
     ///
@@ -1858,6 +1880,8 @@ public struct BetaInputMessageResource: Codable, MemberwiseEquatable, Sendable, 
         self.status = status
         self.content = content
         self.id = id
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaInputMessageResource` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -457,10 +457,10 @@ public struct BetaItemReferenceParam: Codable, MemberwiseEquatable, Sendable, Sp
     /// The ID of the item to reference.
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaItemReferenceParam`.
     ///
@@ -473,6 +473,8 @@ public struct BetaItemReferenceParam: Codable, MemberwiseEquatable, Sendable, Sp
     ) {
         self.agent = agent
         self.id = id
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaItemReferenceParam` from its JSON object under the decoder's ``DecodingMode``; members it does

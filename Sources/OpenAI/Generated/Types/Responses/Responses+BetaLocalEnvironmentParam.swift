@@ -38,10 +38,10 @@ public struct BetaLocalShellToolCall: Codable, MemberwiseEquatable, Sendable, Sp
     /// The status of the local shell call.
     public var status: MessageStatus
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaLocalShellToolCall`.
     ///
@@ -63,6 +63,8 @@ public struct BetaLocalShellToolCall: Codable, MemberwiseEquatable, Sendable, Sp
         self.callID = callID
         self.action = action
         self.status = status
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaLocalShellToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -121,10 +123,10 @@ public struct BetaLocalShellToolCallOutput: Codable, MemberwiseEquatable, Sendab
     /// The status of the item. One of `in_progress`, `completed`, or `incomplete`.
     public var status: MessageStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaLocalShellToolCallOutput`.
     ///
@@ -143,6 +145,8 @@ public struct BetaLocalShellToolCallOutput: Codable, MemberwiseEquatable, Sendab
         self.id = id
         self.output = output
         self.status = status
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaLocalShellToolCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -219,10 +223,10 @@ public struct BetaMCPApprovalRequest: Codable, MemberwiseEquatable, Sendable, Sp
     /// A JSON string of arguments for the tool.
     public var arguments: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaMCPApprovalRequest`.
     ///
@@ -244,6 +248,8 @@ public struct BetaMCPApprovalRequest: Codable, MemberwiseEquatable, Sendable, Sp
         self.serverLabel = serverLabel
         self.name = name
         self.arguments = arguments
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaMCPApprovalRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -304,10 +310,10 @@ public struct BetaMCPApprovalResponse: Codable, MemberwiseEquatable, Sendable, S
     /// Optional reason for the decision.
     public var reason: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaMCPApprovalResponse`.
     ///
@@ -329,6 +335,8 @@ public struct BetaMCPApprovalResponse: Codable, MemberwiseEquatable, Sendable, S
         self.approvalRequestID = approvalRequestID
         self.approve = approve
         self.reason = reason
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaMCPApprovalResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -389,10 +397,10 @@ public struct BetaMCPApprovalResponseResource: Codable, MemberwiseEquatable, Sen
     /// Optional reason for the decision.
     public var reason: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaMCPApprovalResponseResource`.
     ///
@@ -414,6 +422,8 @@ public struct BetaMCPApprovalResponseResource: Codable, MemberwiseEquatable, Sen
         self.approvalRequestID = approvalRequestID
         self.approve = approve
         self.reason = reason
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaMCPApprovalResponseResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -474,10 +484,10 @@ public struct BetaMCPListTools: Codable, MemberwiseEquatable, Sendable, SpecDevi
     /// Error message if the server could not list tools.
     public var error: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaMCPListTools`.
     ///
@@ -499,6 +509,8 @@ public struct BetaMCPListTools: Codable, MemberwiseEquatable, Sendable, SpecDevi
         self.serverLabel = serverLabel
         self.tools = tools
         self.error = error
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaMCPListTools` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -588,10 +600,10 @@ public struct BetaMCPToolCall: Codable, MemberwiseEquatable, Sendable, SpecDevia
     /// Include this value in a subsequent `mcp_approval_response` input to approve or reject the corresponding tool call.
     public var approvalRequestID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaMCPToolCall`.
     ///
@@ -625,6 +637,8 @@ public struct BetaMCPToolCall: Codable, MemberwiseEquatable, Sendable, SpecDevia
         self.error = error
         self.status = status
         self.approvalRequestID = approvalRequestID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaMCPToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -721,10 +735,10 @@ public struct BetaMessage: Codable, MemberwiseEquatable, Sendable, SpecDeviation
     /// Labels an `assistant` message as intermediate commentary (`commentary`) or the final answer (`final_answer`). For models like `gpt-5.3-codex` and beyond, when sending follow-up requests, preserve and resend phase on all assistant messages — dropping it can degrade performance. Not used for user messages.
     public var phase: BetaMessagePhase2?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaMessage`.
     ///
@@ -749,6 +763,8 @@ public struct BetaMessage: Codable, MemberwiseEquatable, Sendable, SpecDeviation
         self.role = role
         self.content = content
         self.phase = phase
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaMessage` from its JSON object under the decoder's ``DecodingMode``; members it does

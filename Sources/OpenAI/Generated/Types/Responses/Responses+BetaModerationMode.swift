@@ -108,10 +108,10 @@ public struct BetaMultiAgentCall: Codable, MemberwiseEquatable, Sendable, SpecDe
     /// The JSON string of arguments generated for the action.
     public var arguments: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaMultiAgentCall`.
     ///
@@ -133,6 +133,8 @@ public struct BetaMultiAgentCall: Codable, MemberwiseEquatable, Sendable, SpecDe
         self.callID = callID
         self.action = action
         self.arguments = arguments
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaMultiAgentCall` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -193,10 +195,10 @@ public struct BetaMultiAgentCallItemParam: Codable, MemberwiseEquatable, Sendabl
     /// The action arguments as a JSON string.
     public var arguments: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaMultiAgentCallItemParam`.
     ///
@@ -218,6 +220,8 @@ public struct BetaMultiAgentCallItemParam: Codable, MemberwiseEquatable, Sendabl
         self.callID = callID
         self.action = action
         self.arguments = arguments
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaMultiAgentCallItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -276,10 +280,10 @@ public struct BetaMultiAgentCallOutput: Codable, MemberwiseEquatable, Sendable, 
     /// Text output returned by the multi-agent action.
     public var output: [BetaOutputTextContent]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaMultiAgentCallOutput`.
     ///
@@ -301,6 +305,8 @@ public struct BetaMultiAgentCallOutput: Codable, MemberwiseEquatable, Sendable, 
         self.callID = callID
         self.action = action
         self.output = output
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaMultiAgentCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -361,10 +367,10 @@ public struct BetaMultiAgentCallOutputItemParam: Codable, MemberwiseEquatable, S
     /// Text output returned by the multi-agent action.
     public var output: [BetaOutputTextContentParam]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaMultiAgentCallOutputItemParam`.
     ///
@@ -386,6 +392,8 @@ public struct BetaMultiAgentCallOutputItemParam: Codable, MemberwiseEquatable, S
         self.callID = callID
         self.action = action
         self.output = output
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaMultiAgentCallOutputItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -443,10 +451,10 @@ public struct BetaMultiAgentParam: Codable, MemberwiseEquatable, Sendable, SpecD
     /// At least 1.
     public var maxConcurrentSubagents: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaMultiAgentParam`.
     ///
@@ -459,6 +467,8 @@ public struct BetaMultiAgentParam: Codable, MemberwiseEquatable, Sendable, SpecD
     ) {
         self.enabled = enabled
         self.maxConcurrentSubagents = maxConcurrentSubagents
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaMultiAgentParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -744,10 +754,10 @@ public struct BetaOutputMessage: Codable, MemberwiseEquatable, Sendable, SpecDev
     /// `incomplete`. Populated when input items are returned via API.
     public var status: MessageStatus
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaOutputMessage`.
     ///
@@ -769,6 +779,8 @@ public struct BetaOutputMessage: Codable, MemberwiseEquatable, Sendable, SpecDev
         self.content = content
         self.phase = phase
         self.status = status
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaOutputMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -837,10 +849,10 @@ public struct BetaOutputTextContentParam: Codable, MemberwiseEquatable, Sendable
     /// Citations associated with the text content.
     public var annotations: [BetaOutputTextContentParam.Annotation]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaOutputTextContentParam`.
     ///
@@ -853,6 +865,8 @@ public struct BetaOutputTextContentParam: Codable, MemberwiseEquatable, Sendable
     ) {
         self.text = text
         self.annotations = annotations
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaOutputTextContentParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -960,10 +974,10 @@ public struct BetaProgram: Codable, MemberwiseEquatable, Sendable, SpecDeviation
     /// Opaque program replay fingerprint that must be round-tripped.
     public var fingerprint: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaProgram`.
     ///
@@ -985,6 +999,8 @@ public struct BetaProgram: Codable, MemberwiseEquatable, Sendable, SpecDeviation
         self.callID = callID
         self.code = code
         self.fingerprint = fingerprint
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaProgram` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1049,10 +1065,10 @@ public struct BetaProgramItemParam: Codable, MemberwiseEquatable, Sendable, Spec
     /// At most 10485760 characters.
     public var fingerprint: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaProgramItemParam`.
     ///
@@ -1074,6 +1090,8 @@ public struct BetaProgramItemParam: Codable, MemberwiseEquatable, Sendable, Spec
         self.callID = callID
         self.code = code
         self.fingerprint = fingerprint
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaProgramItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does

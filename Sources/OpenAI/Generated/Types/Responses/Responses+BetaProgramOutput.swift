@@ -17,10 +17,10 @@ public struct BetaProgramOutput: Codable, MemberwiseEquatable, Sendable, SpecDev
     /// The terminal status of the program output item.
     public var status: BetaProgramOutputStatus
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaProgramOutput`.
     ///
@@ -42,6 +42,8 @@ public struct BetaProgramOutput: Codable, MemberwiseEquatable, Sendable, SpecDev
         self.callID = callID
         self.result = result
         self.status = status
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaProgramOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -104,10 +106,10 @@ public struct BetaProgramOutputItemParam: Codable, MemberwiseEquatable, Sendable
     /// The terminal status of the program output.
     public var status: BetaProgramOutputItemStatus
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaProgramOutputItemParam`.
     ///
@@ -129,6 +131,8 @@ public struct BetaProgramOutputItemParam: Codable, MemberwiseEquatable, Sendable
         self.callID = callID
         self.result = result
         self.status = status
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaProgramOutputItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -312,10 +316,10 @@ public struct BetaReasoningItem: Codable, MemberwiseEquatable, Sendable, SpecDev
     /// `incomplete`. Populated when items are returned via API.
     public var status: MessageStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaReasoningItem`.
     ///
@@ -340,6 +344,8 @@ public struct BetaReasoningItem: Codable, MemberwiseEquatable, Sendable, SpecDev
         self.summary = summary
         self.content = content
         self.status = status
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaReasoningItem` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -418,10 +424,10 @@ public struct BetaResponseAudioDeltaEvent: Codable, MemberwiseEquatable, Sendabl
     /// A chunk of Base64 encoded response audio bytes.
     public var delta: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseAudioDeltaEvent`.
     ///
@@ -437,6 +443,8 @@ public struct BetaResponseAudioDeltaEvent: Codable, MemberwiseEquatable, Sendabl
         self.agent = agent
         self.sequenceNumber = sequenceNumber
         self.delta = delta
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseAudioDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -485,10 +493,10 @@ public struct BetaResponseAudioDoneEvent: Codable, MemberwiseEquatable, Sendable
     /// The sequence number of the delta.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseAudioDoneEvent`.
     ///
@@ -501,6 +509,8 @@ public struct BetaResponseAudioDoneEvent: Codable, MemberwiseEquatable, Sendable
     ) {
         self.agent = agent
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseAudioDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -548,10 +558,10 @@ public struct BetaResponseAudioTranscriptDeltaEvent: Codable, MemberwiseEquatabl
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseAudioTranscriptDeltaEvent`.
     ///
@@ -567,6 +577,8 @@ public struct BetaResponseAudioTranscriptDeltaEvent: Codable, MemberwiseEquatabl
         self.agent = agent
         self.delta = delta
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseAudioTranscriptDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -615,10 +627,10 @@ public struct BetaResponseAudioTranscriptDoneEvent: Codable, MemberwiseEquatable
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseAudioTranscriptDoneEvent`.
     ///
@@ -631,6 +643,8 @@ public struct BetaResponseAudioTranscriptDoneEvent: Codable, MemberwiseEquatable
     ) {
         self.agent = agent
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseAudioTranscriptDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -682,10 +696,10 @@ public struct BetaResponseCodeInterpreterCallCodeDeltaEvent: Codable, Memberwise
     /// The sequence number of this event, used to order streaming events.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseCodeInterpreterCallCodeDeltaEvent`.
     ///
@@ -707,6 +721,8 @@ public struct BetaResponseCodeInterpreterCallCodeDeltaEvent: Codable, Memberwise
         self.itemID = itemID
         self.delta = delta
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseCodeInterpreterCallCodeDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -767,10 +783,10 @@ public struct BetaResponseCodeInterpreterCallCodeDoneEvent: Codable, MemberwiseE
     /// The sequence number of this event, used to order streaming events.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseCodeInterpreterCallCodeDoneEvent`.
     ///
@@ -792,6 +808,8 @@ public struct BetaResponseCodeInterpreterCallCodeDoneEvent: Codable, MemberwiseE
         self.itemID = itemID
         self.code = code
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseCodeInterpreterCallCodeDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -850,10 +868,10 @@ public struct BetaResponseCodeInterpreterCallCompletedEvent: Codable, Memberwise
     /// The sequence number of this event, used to order streaming events.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseCodeInterpreterCallCompletedEvent`.
     ///
@@ -872,6 +890,8 @@ public struct BetaResponseCodeInterpreterCallCompletedEvent: Codable, Memberwise
         self.outputIndex = outputIndex
         self.itemID = itemID
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseCodeInterpreterCallCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -927,10 +947,10 @@ public struct BetaResponseCodeInterpreterCallInProgressEvent: Codable, Memberwis
     /// The sequence number of this event, used to order streaming events.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseCodeInterpreterCallInProgressEvent`.
     ///
@@ -949,6 +969,8 @@ public struct BetaResponseCodeInterpreterCallInProgressEvent: Codable, Memberwis
         self.outputIndex = outputIndex
         self.itemID = itemID
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseCodeInterpreterCallInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1004,10 +1026,10 @@ public struct BetaResponseCodeInterpreterCallInterpretingEvent: Codable, Memberw
     /// The sequence number of this event, used to order streaming events.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseCodeInterpreterCallInterpretingEvent`.
     ///
@@ -1026,6 +1048,8 @@ public struct BetaResponseCodeInterpreterCallInterpretingEvent: Codable, Memberw
         self.outputIndex = outputIndex
         self.itemID = itemID
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseCodeInterpreterCallInterpretingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1079,10 +1103,10 @@ public struct BetaResponseCompletedEvent: Codable, MemberwiseEquatable, Sendable
     /// The sequence number for this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseCompletedEvent`.
     ///
@@ -1098,6 +1122,8 @@ public struct BetaResponseCompletedEvent: Codable, MemberwiseEquatable, Sendable
         self.agent = agent
         self.response = response
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1154,10 +1180,10 @@ public struct BetaResponseContentPartAddedEvent: Codable, MemberwiseEquatable, S
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseContentPartAddedEvent`.
     ///
@@ -1182,6 +1208,8 @@ public struct BetaResponseContentPartAddedEvent: Codable, MemberwiseEquatable, S
         self.contentIndex = contentIndex
         self.part = part
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseContentPartAddedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1247,10 +1275,10 @@ public struct BetaResponseContentPartDoneEvent: Codable, MemberwiseEquatable, Se
     /// The content part that is done.
     public var part: BetaOutputContent
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseContentPartDoneEvent`.
     ///
@@ -1275,6 +1303,8 @@ public struct BetaResponseContentPartDoneEvent: Codable, MemberwiseEquatable, Se
         self.contentIndex = contentIndex
         self.sequenceNumber = sequenceNumber
         self.part = part
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseContentPartDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1341,10 +1371,10 @@ public struct BetaResponseCreatedEvent: Codable, MemberwiseEquatable, Sendable, 
     /// The sequence number for this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseCreatedEvent`.
     ///
@@ -1360,6 +1390,8 @@ public struct BetaResponseCreatedEvent: Codable, MemberwiseEquatable, Sendable, 
         self.agent = agent
         self.response = response
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseCreatedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1414,10 +1446,10 @@ public struct BetaResponseCustomToolCallInputDeltaEvent: Codable, MemberwiseEqua
     /// The incremental input data (delta) for the custom tool call.
     public var delta: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseCustomToolCallInputDeltaEvent`.
     ///
@@ -1439,6 +1471,8 @@ public struct BetaResponseCustomToolCallInputDeltaEvent: Codable, MemberwiseEqua
         self.outputIndex = outputIndex
         self.itemID = itemID
         self.delta = delta
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseCustomToolCallInputDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1499,10 +1533,10 @@ public struct BetaResponseCustomToolCallInputDoneEvent: Codable, MemberwiseEquat
     /// The complete input data for the custom tool call.
     public var input: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseCustomToolCallInputDoneEvent`.
     ///
@@ -1524,6 +1558,8 @@ public struct BetaResponseCustomToolCallInputDoneEvent: Codable, MemberwiseEquat
         self.outputIndex = outputIndex
         self.itemID = itemID
         self.input = input
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseCustomToolCallInputDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1598,10 +1634,10 @@ public struct BetaResponseErrorEvent: Codable, MemberwiseEquatable, Sendable, Sp
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseErrorEvent`.
     ///
@@ -1623,6 +1659,8 @@ public struct BetaResponseErrorEvent: Codable, MemberwiseEquatable, Sendable, Sp
         self.message = message
         self.param = param
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseErrorEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1679,10 +1717,10 @@ public struct BetaResponseFailedEvent: Codable, MemberwiseEquatable, Sendable, S
     /// The response that failed.
     public var response: BetaResponse
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseFailedEvent`.
     ///
@@ -1698,6 +1736,8 @@ public struct BetaResponseFailedEvent: Codable, MemberwiseEquatable, Sendable, S
         self.agent = agent
         self.sequenceNumber = sequenceNumber
         self.response = response
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseFailedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1750,10 +1790,10 @@ public struct BetaResponseFileSearchCallCompletedEvent: Codable, MemberwiseEquat
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseFileSearchCallCompletedEvent`.
     ///
@@ -1772,6 +1812,8 @@ public struct BetaResponseFileSearchCallCompletedEvent: Codable, MemberwiseEquat
         self.outputIndex = outputIndex
         self.itemID = itemID
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseFileSearchCallCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1827,10 +1869,10 @@ public struct BetaResponseFileSearchCallInProgressEvent: Codable, MemberwiseEqua
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseFileSearchCallInProgressEvent`.
     ///
@@ -1849,6 +1891,8 @@ public struct BetaResponseFileSearchCallInProgressEvent: Codable, MemberwiseEqua
         self.outputIndex = outputIndex
         self.itemID = itemID
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseFileSearchCallInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1904,10 +1948,10 @@ public struct BetaResponseFileSearchCallSearchingEvent: Codable, MemberwiseEquat
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseFileSearchCallSearchingEvent`.
     ///
@@ -1926,6 +1970,8 @@ public struct BetaResponseFileSearchCallSearchingEvent: Codable, MemberwiseEquat
         self.outputIndex = outputIndex
         self.itemID = itemID
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseFileSearchCallSearchingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2008,10 +2054,10 @@ public struct BetaResponseFunctionCallArgumentsDeltaEvent: Codable, MemberwiseEq
     /// The function-call arguments delta that is added.
     public var delta: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseFunctionCallArgumentsDeltaEvent`.
     ///
@@ -2033,6 +2079,8 @@ public struct BetaResponseFunctionCallArgumentsDeltaEvent: Codable, MemberwiseEq
         self.outputIndex = outputIndex
         self.sequenceNumber = sequenceNumber
         self.delta = delta
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseFunctionCallArgumentsDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2095,10 +2143,10 @@ public struct BetaResponseFunctionCallArgumentsDoneEvent: Codable, MemberwiseEqu
     /// The function-call arguments.
     public var arguments: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseFunctionCallArgumentsDoneEvent`.
     ///
@@ -2123,6 +2171,8 @@ public struct BetaResponseFunctionCallArgumentsDoneEvent: Codable, MemberwiseEqu
         self.outputIndex = outputIndex
         self.sequenceNumber = sequenceNumber
         self.arguments = arguments
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseFunctionCallArgumentsDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2184,10 +2234,10 @@ public struct BetaResponseImageGenCallCompletedEvent: Codable, MemberwiseEquatab
     /// The unique identifier of the image generation item being processed.
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseImageGenCallCompletedEvent`.
     ///
@@ -2206,6 +2256,8 @@ public struct BetaResponseImageGenCallCompletedEvent: Codable, MemberwiseEquatab
         self.outputIndex = outputIndex
         self.sequenceNumber = sequenceNumber
         self.itemID = itemID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseImageGenCallCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2261,10 +2313,10 @@ public struct BetaResponseImageGenCallGeneratingEvent: Codable, MemberwiseEquata
     /// The sequence number of the image generation item being processed.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseImageGenCallGeneratingEvent`.
     ///
@@ -2283,6 +2335,8 @@ public struct BetaResponseImageGenCallGeneratingEvent: Codable, MemberwiseEquata
         self.outputIndex = outputIndex
         self.itemID = itemID
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseImageGenCallGeneratingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2338,10 +2392,10 @@ public struct BetaResponseImageGenCallInProgressEvent: Codable, MemberwiseEquata
     /// The sequence number of the image generation item being processed.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseImageGenCallInProgressEvent`.
     ///
@@ -2360,6 +2414,8 @@ public struct BetaResponseImageGenCallInProgressEvent: Codable, MemberwiseEquata
         self.outputIndex = outputIndex
         self.itemID = itemID
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseImageGenCallInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2427,10 +2483,10 @@ public struct BetaResponseImageGenCallPartialImageEvent: Codable, MemberwiseEqua
     /// The output format that was used.
     public var outputFormat: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseImageGenCallPartialImageEvent`.
     ///
@@ -2467,6 +2523,8 @@ public struct BetaResponseImageGenCallPartialImageEvent: Codable, MemberwiseEqua
         self.quality = quality
         self.background = background
         self.outputFormat = outputFormat
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseImageGenCallPartialImageEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2538,10 +2596,10 @@ public struct BetaResponseInProgressEvent: Codable, MemberwiseEquatable, Sendabl
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseInProgressEvent`.
     ///
@@ -2557,6 +2615,8 @@ public struct BetaResponseInProgressEvent: Codable, MemberwiseEquatable, Sendabl
         self.agent = agent
         self.response = response
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -15,10 +15,10 @@ public struct BetaResponseIncompleteEvent: Codable, MemberwiseEquatable, Sendabl
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseIncompleteEvent`.
     ///
@@ -34,6 +34,8 @@ public struct BetaResponseIncompleteEvent: Codable, MemberwiseEquatable, Sendabl
         self.agent = agent
         self.response = response
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseIncompleteEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -86,10 +88,10 @@ public struct BetaResponseInjectCreatedEvent: Codable, MemberwiseEquatable, Send
     /// present only when WebSocket multiplexing is enabled separately.
     public var streamID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseInjectCreatedEvent`.
     ///
@@ -105,6 +107,8 @@ public struct BetaResponseInjectCreatedEvent: Codable, MemberwiseEquatable, Send
         self.responseID = responseID
         self.sequenceNumber = sequenceNumber
         self.streamID = streamID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseInjectCreatedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -157,10 +161,10 @@ public struct BetaResponseInjectEvent: Codable, MemberwiseEquatable, Sendable, S
     /// At most 16384 items.
     public var input: [BetaInputItem]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseInjectEvent`.
     ///
@@ -173,6 +177,8 @@ public struct BetaResponseInjectEvent: Codable, MemberwiseEquatable, Sendable, S
     ) {
         self.responseID = responseID
         self.input = input
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseInjectEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -227,10 +233,10 @@ public struct BetaResponseInjectFailedEvent: Codable, MemberwiseEquatable, Senda
     /// present only when WebSocket multiplexing is enabled separately.
     public var streamID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseInjectFailedEvent`.
     ///
@@ -252,6 +258,8 @@ public struct BetaResponseInjectFailedEvent: Codable, MemberwiseEquatable, Senda
         self.error = error
         self.sequenceNumber = sequenceNumber
         self.streamID = streamID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseInjectFailedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -305,10 +313,10 @@ public struct BetaResponseInjectFailedEvent: Codable, MemberwiseEquatable, Senda
         /// A human-readable description of the error.
         public var message: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ErrorValue`.
         ///
@@ -321,6 +329,8 @@ public struct BetaResponseInjectFailedEvent: Codable, MemberwiseEquatable, Senda
         ) {
             self.code = code
             self.message = message
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ErrorValue` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -388,10 +398,10 @@ public struct BetaResponseItemList: Codable, MemberwiseEquatable, Sendable, Spec
     /// The ID of the last item in the list.
     public var lastID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseItemList`.
     ///
@@ -410,6 +420,8 @@ public struct BetaResponseItemList: Codable, MemberwiseEquatable, Sendable, Spec
         self.hasMore = hasMore
         self.firstID = firstID
         self.lastID = lastID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseItemList` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -484,10 +496,10 @@ public struct BetaResponseMCPCallArgumentsDeltaEvent: Codable, MemberwiseEquatab
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseMCPCallArgumentsDeltaEvent`.
     ///
@@ -509,6 +521,8 @@ public struct BetaResponseMCPCallArgumentsDeltaEvent: Codable, MemberwiseEquatab
         self.itemID = itemID
         self.delta = delta
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseMCPCallArgumentsDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -569,10 +583,10 @@ public struct BetaResponseMCPCallArgumentsDoneEvent: Codable, MemberwiseEquatabl
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseMCPCallArgumentsDoneEvent`.
     ///
@@ -594,6 +608,8 @@ public struct BetaResponseMCPCallArgumentsDoneEvent: Codable, MemberwiseEquatabl
         self.itemID = itemID
         self.arguments = arguments
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseMCPCallArgumentsDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -652,10 +668,10 @@ public struct BetaResponseMCPCallCompletedEvent: Codable, MemberwiseEquatable, S
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseMCPCallCompletedEvent`.
     ///
@@ -674,6 +690,8 @@ public struct BetaResponseMCPCallCompletedEvent: Codable, MemberwiseEquatable, S
         self.itemID = itemID
         self.outputIndex = outputIndex
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseMCPCallCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -729,10 +747,10 @@ public struct BetaResponseMCPCallFailedEvent: Codable, MemberwiseEquatable, Send
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseMCPCallFailedEvent`.
     ///
@@ -751,6 +769,8 @@ public struct BetaResponseMCPCallFailedEvent: Codable, MemberwiseEquatable, Send
         self.itemID = itemID
         self.outputIndex = outputIndex
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseMCPCallFailedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -806,10 +826,10 @@ public struct BetaResponseMCPCallInProgressEvent: Codable, MemberwiseEquatable, 
     /// The unique identifier of the MCP tool call item being processed.
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseMCPCallInProgressEvent`.
     ///
@@ -828,6 +848,8 @@ public struct BetaResponseMCPCallInProgressEvent: Codable, MemberwiseEquatable, 
         self.sequenceNumber = sequenceNumber
         self.outputIndex = outputIndex
         self.itemID = itemID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseMCPCallInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -883,10 +905,10 @@ public struct BetaResponseMCPListToolsCompletedEvent: Codable, MemberwiseEquatab
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseMCPListToolsCompletedEvent`.
     ///
@@ -905,6 +927,8 @@ public struct BetaResponseMCPListToolsCompletedEvent: Codable, MemberwiseEquatab
         self.itemID = itemID
         self.outputIndex = outputIndex
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseMCPListToolsCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -960,10 +984,10 @@ public struct BetaResponseMCPListToolsFailedEvent: Codable, MemberwiseEquatable,
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseMCPListToolsFailedEvent`.
     ///
@@ -982,6 +1006,8 @@ public struct BetaResponseMCPListToolsFailedEvent: Codable, MemberwiseEquatable,
         self.itemID = itemID
         self.outputIndex = outputIndex
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseMCPListToolsFailedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1037,10 +1063,10 @@ public struct BetaResponseMCPListToolsInProgressEvent: Codable, MemberwiseEquata
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseMCPListToolsInProgressEvent`.
     ///
@@ -1059,6 +1085,8 @@ public struct BetaResponseMCPListToolsInProgressEvent: Codable, MemberwiseEquata
         self.itemID = itemID
         self.outputIndex = outputIndex
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseMCPListToolsInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1117,10 +1145,10 @@ public struct BetaResponseOutputItemAddedEvent: Codable, MemberwiseEquatable, Se
     /// as input to a subsequent request.
     public var item: BetaOutputItem
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseOutputItemAddedEvent`.
     ///
@@ -1139,6 +1167,8 @@ public struct BetaResponseOutputItemAddedEvent: Codable, MemberwiseEquatable, Se
         self.outputIndex = outputIndex
         self.sequenceNumber = sequenceNumber
         self.item = item
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseOutputItemAddedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1194,10 +1224,10 @@ public struct BetaResponseOutputItemDoneEvent: Codable, MemberwiseEquatable, Sen
     /// The output item that was marked done.
     public var item: BetaOutputItem
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseOutputItemDoneEvent`.
     ///
@@ -1216,6 +1246,8 @@ public struct BetaResponseOutputItemDoneEvent: Codable, MemberwiseEquatable, Sen
         self.outputIndex = outputIndex
         self.sequenceNumber = sequenceNumber
         self.item = item
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseOutputItemDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1277,10 +1309,10 @@ public struct BetaResponseOutputTextAnnotationAddedEvent: Codable, MemberwiseEqu
     /// The annotation object being added. (See annotation schema for details.)
     public var annotation: BetaAnnotation?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseOutputTextAnnotationAddedEvent`.
     ///
@@ -1308,6 +1340,8 @@ public struct BetaResponseOutputTextAnnotationAddedEvent: Codable, MemberwiseEqu
         self.annotationIndex = annotationIndex
         self.sequenceNumber = sequenceNumber
         self.annotation = annotation
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseOutputTextAnnotationAddedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1385,10 +1419,10 @@ public struct BetaResponseQueuedEvent: Codable, MemberwiseEquatable, Sendable, S
     /// The sequence number for this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseQueuedEvent`.
     ///
@@ -1404,6 +1438,8 @@ public struct BetaResponseQueuedEvent: Codable, MemberwiseEquatable, Sendable, S
         self.agent = agent
         self.response = response
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseQueuedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1460,10 +1496,10 @@ public struct BetaResponseReasoningSummaryPartAddedEvent: Codable, MemberwiseEqu
     /// The summary part that was added.
     public var part: SummaryTextContent
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseReasoningSummaryPartAddedEvent`.
     ///
@@ -1488,6 +1524,8 @@ public struct BetaResponseReasoningSummaryPartAddedEvent: Codable, MemberwiseEqu
         self.summaryIndex = summaryIndex
         self.sequenceNumber = sequenceNumber
         self.part = part
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseReasoningSummaryPartAddedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1553,10 +1591,10 @@ public struct BetaResponseReasoningSummaryPartDoneEvent: Codable, MemberwiseEqua
     /// The completed summary part.
     public var part: SummaryTextContent
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseReasoningSummaryPartDoneEvent`.
     ///
@@ -1581,6 +1619,8 @@ public struct BetaResponseReasoningSummaryPartDoneEvent: Codable, MemberwiseEqua
         self.summaryIndex = summaryIndex
         self.sequenceNumber = sequenceNumber
         self.part = part
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseReasoningSummaryPartDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1648,10 +1688,10 @@ public struct BetaResponseReasoningSummaryTextDeltaEvent: Codable, MemberwiseEqu
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseReasoningSummaryTextDeltaEvent`.
     ///
@@ -1676,6 +1716,8 @@ public struct BetaResponseReasoningSummaryTextDeltaEvent: Codable, MemberwiseEqu
         self.summaryIndex = summaryIndex
         self.delta = delta
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseReasoningSummaryTextDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1741,10 +1783,10 @@ public struct BetaResponseReasoningSummaryTextDoneEvent: Codable, MemberwiseEqua
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseReasoningSummaryTextDoneEvent`.
     ///
@@ -1769,6 +1811,8 @@ public struct BetaResponseReasoningSummaryTextDoneEvent: Codable, MemberwiseEqua
         self.summaryIndex = summaryIndex
         self.text = text
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseReasoningSummaryTextDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1834,10 +1878,10 @@ public struct BetaResponseReasoningTextDeltaEvent: Codable, MemberwiseEquatable,
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseReasoningTextDeltaEvent`.
     ///
@@ -1862,6 +1906,8 @@ public struct BetaResponseReasoningTextDeltaEvent: Codable, MemberwiseEquatable,
         self.contentIndex = contentIndex
         self.delta = delta
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseReasoningTextDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1927,10 +1973,10 @@ public struct BetaResponseReasoningTextDoneEvent: Codable, MemberwiseEquatable, 
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseReasoningTextDoneEvent`.
     ///
@@ -1955,6 +2001,8 @@ public struct BetaResponseReasoningTextDoneEvent: Codable, MemberwiseEquatable, 
         self.contentIndex = contentIndex
         self.text = text
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseReasoningTextDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2020,10 +2068,10 @@ public struct BetaResponseRefusalDeltaEvent: Codable, MemberwiseEquatable, Senda
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseRefusalDeltaEvent`.
     ///
@@ -2048,6 +2096,8 @@ public struct BetaResponseRefusalDeltaEvent: Codable, MemberwiseEquatable, Senda
         self.contentIndex = contentIndex
         self.delta = delta
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseRefusalDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2113,10 +2163,10 @@ public struct BetaResponseRefusalDoneEvent: Codable, MemberwiseEquatable, Sendab
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseRefusalDoneEvent`.
     ///
@@ -2141,6 +2191,8 @@ public struct BetaResponseRefusalDoneEvent: Codable, MemberwiseEquatable, Sendab
         self.contentIndex = contentIndex
         self.refusal = refusal
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseRefusalDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2204,10 +2256,10 @@ public struct BetaResponseShellCallCommandAddedStreamingEvent: Codable, Memberwi
     /// The shell command that was added.
     public var command: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseShellCallCommandAddedStreamingEvent`.
     ///
@@ -2229,6 +2281,8 @@ public struct BetaResponseShellCallCommandAddedStreamingEvent: Codable, Memberwi
         self.outputIndex = outputIndex
         self.commandIndex = commandIndex
         self.command = command
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseShellCallCommandAddedStreamingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2291,10 +2345,10 @@ public struct BetaResponseShellCallCommandDeltaStreamingEvent: Codable, Memberwi
     /// An obfuscation string that was added to pad the event payload.
     public var obfuscation: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseShellCallCommandDeltaStreamingEvent`.
     ///
@@ -2319,6 +2373,8 @@ public struct BetaResponseShellCallCommandDeltaStreamingEvent: Codable, Memberwi
         self.commandIndex = commandIndex
         self.delta = delta
         self.obfuscation = obfuscation
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseShellCallCommandDeltaStreamingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2382,10 +2438,10 @@ public struct BetaResponseShellCallCommandDoneStreamingEvent: Codable, Memberwis
     /// The final shell command that was emitted.
     public var command: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseShellCallCommandDoneStreamingEvent`.
     ///
@@ -2407,6 +2463,8 @@ public struct BetaResponseShellCallCommandDoneStreamingEvent: Codable, Memberwis
         self.outputIndex = outputIndex
         self.commandIndex = commandIndex
         self.command = command
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseShellCallCommandDoneStreamingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2469,10 +2527,10 @@ public struct BetaResponseShellCallOutputContentDeltaStreamingEvent: Codable, Me
     /// The stdout/stderr delta that was emitted.
     public var delta: BetaShellCallOutputDelta
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseShellCallOutputContentDeltaStreamingEvent`.
     ///
@@ -2497,6 +2555,8 @@ public struct BetaResponseShellCallOutputContentDeltaStreamingEvent: Codable, Me
         self.outputIndex = outputIndex
         self.commandIndex = commandIndex
         self.delta = delta
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseShellCallOutputContentDeltaStreamingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2562,10 +2622,10 @@ public struct BetaResponseShellCallOutputContentDoneStreamingEvent: Codable, Mem
     /// The output contents emitted for the shell command.
     public var output: [BetaFunctionShellCallOutputContent]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseShellCallOutputContentDoneStreamingEvent`.
     ///
@@ -2590,6 +2650,8 @@ public struct BetaResponseShellCallOutputContentDoneStreamingEvent: Codable, Mem
         self.outputIndex = outputIndex
         self.commandIndex = commandIndex
         self.output = output
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseShellCallOutputContentDoneStreamingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2664,10 +2726,10 @@ public struct BetaResponseTextDeltaEvent: Codable, MemberwiseEquatable, Sendable
     /// The log probabilities of the tokens in the delta.
     public var logprobs: [BetaResponseLogProb]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseTextDeltaEvent`.
     ///
@@ -2695,6 +2757,8 @@ public struct BetaResponseTextDeltaEvent: Codable, MemberwiseEquatable, Sendable
         self.delta = delta
         self.sequenceNumber = sequenceNumber
         self.logprobs = logprobs
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseTextDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2765,10 +2829,10 @@ public struct BetaResponseTextDoneEvent: Codable, MemberwiseEquatable, Sendable,
     /// The log probabilities of the tokens in the delta.
     public var logprobs: [BetaResponseLogProb]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseTextDoneEvent`.
     ///
@@ -2796,6 +2860,8 @@ public struct BetaResponseTextDoneEvent: Codable, MemberwiseEquatable, Sendable,
         self.text = text
         self.sequenceNumber = sequenceNumber
         self.logprobs = logprobs
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseTextDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -35,10 +35,10 @@ public struct BetaResponseWebSearchCallCompletedEvent: Codable, MemberwiseEquata
     /// The sequence number of the web search call being processed.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseWebSearchCallCompletedEvent`.
     ///
@@ -57,6 +57,8 @@ public struct BetaResponseWebSearchCallCompletedEvent: Codable, MemberwiseEquata
         self.outputIndex = outputIndex
         self.itemID = itemID
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseWebSearchCallCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -112,10 +114,10 @@ public struct BetaResponseWebSearchCallInProgressEvent: Codable, MemberwiseEquat
     /// The sequence number of the web search call being processed.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseWebSearchCallInProgressEvent`.
     ///
@@ -134,6 +136,8 @@ public struct BetaResponseWebSearchCallInProgressEvent: Codable, MemberwiseEquat
         self.outputIndex = outputIndex
         self.itemID = itemID
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseWebSearchCallInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -189,10 +193,10 @@ public struct BetaResponseWebSearchCallSearchingEvent: Codable, MemberwiseEquata
     /// The sequence number of the web search call being processed.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseWebSearchCallSearchingEvent`.
     ///
@@ -211,6 +215,8 @@ public struct BetaResponseWebSearchCallSearchingEvent: Codable, MemberwiseEquata
         self.outputIndex = outputIndex
         self.itemID = itemID
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseWebSearchCallSearchingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -269,10 +275,10 @@ public struct BetaResponseWsError: Codable, MemberwiseEquatable, Sendable, SpecD
     /// originating `response.create` event supplied a `stream_id`.
     public var streamID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponseWsError`.
     ///
@@ -294,6 +300,8 @@ public struct BetaResponseWsError: Codable, MemberwiseEquatable, Sendable, SpecD
         self.sequenceNumber = sequenceNumber
         self.error = error
         self.streamID = streamID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponseWsError` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -606,10 +614,10 @@ public struct BetaResponsesClientEventResponseCreate: Codable, MemberwiseEquatab
     /// Configuration for server-hosted multi-agent execution.
     public var multiAgent: BetaMultiAgentParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaResponsesClientEventResponseCreate`.
     ///
@@ -715,6 +723,8 @@ public struct BetaResponsesClientEventResponseCreate: Codable, MemberwiseEquatab
         self.contextManagement = contextManagement
         self.maxOutputTokens = maxOutputTokens
         self.multiAgent = multiAgent
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaResponsesClientEventResponseCreate` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -997,10 +1007,10 @@ public struct BetaTokenCountsBody: Codable, MemberwiseEquatable, Sendable, SpecD
     /// Whether to allow the model to run tool calls in parallel.
     public var parallelToolCalls: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaTokenCountsBody`.
     ///
@@ -1043,6 +1053,8 @@ public struct BetaTokenCountsBody: Codable, MemberwiseEquatable, Sendable, SpecD
         self.conversation = conversation
         self.toolChoice = toolChoice
         self.parallelToolCalls = parallelToolCalls
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaTokenCountsBody` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1211,10 +1223,10 @@ public struct BetaToolSearchCall: Codable, MemberwiseEquatable, Sendable, SpecDe
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaToolSearchCall`.
     ///
@@ -1242,6 +1254,8 @@ public struct BetaToolSearchCall: Codable, MemberwiseEquatable, Sendable, SpecDe
         self.arguments = arguments
         self.status = status
         self.createdBy = createdBy
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaToolSearchCall` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1310,10 +1324,10 @@ public struct BetaToolSearchCallItemParam: Codable, MemberwiseEquatable, Sendabl
     /// The status of the tool search call.
     public var status: BetaFunctionCallItemStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaToolSearchCallItemParam`.
     ///
@@ -1338,6 +1352,8 @@ public struct BetaToolSearchCallItemParam: Codable, MemberwiseEquatable, Sendabl
         self.execution = execution
         self.arguments = arguments
         self.status = status
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaToolSearchCallItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1408,10 +1424,10 @@ public struct BetaToolSearchOutput: Codable, MemberwiseEquatable, Sendable, Spec
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaToolSearchOutput`.
     ///
@@ -1439,6 +1455,8 @@ public struct BetaToolSearchOutput: Codable, MemberwiseEquatable, Sendable, Spec
         self.tools = tools
         self.status = status
         self.createdBy = createdBy
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaToolSearchOutput` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -21,10 +21,10 @@ public struct BetaToolSearchOutputItemParam: Codable, MemberwiseEquatable, Senda
     /// The status of the tool search output.
     public var status: BetaFunctionCallItemStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaToolSearchOutputItemParam`.
     ///
@@ -49,6 +49,8 @@ public struct BetaToolSearchOutputItemParam: Codable, MemberwiseEquatable, Senda
         self.execution = execution
         self.tools = tools
         self.status = status
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaToolSearchOutputItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -242,10 +244,10 @@ public struct BetaWebSearchToolCall: Codable, MemberwiseEquatable, Sendable, Spe
     /// Includes details on how the model used the web (search, open_page, find_in_page).
     public var action: BetaWebSearchToolCall.Action
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaWebSearchToolCall`.
     ///
@@ -264,6 +266,8 @@ public struct BetaWebSearchToolCall: Codable, MemberwiseEquatable, Sendable, Spe
         self.id = id
         self.status = status
         self.action = action
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaWebSearchToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -402,10 +406,10 @@ public struct CodeInterpreterTool: Codable, MemberwiseEquatable, Sendable, SpecD
     /// At least 1 item.
     public var allowedCallers: [CallableToolAllowedCaller]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CodeInterpreterTool`.
     ///
@@ -418,6 +422,8 @@ public struct CodeInterpreterTool: Codable, MemberwiseEquatable, Sendable, SpecD
     ) {
         self.container = container
         self.allowedCallers = allowedCallers
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CodeInterpreterTool` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -522,10 +528,10 @@ public struct CompactResource: Codable, MemberwiseEquatable, Sendable, SpecDevia
     /// Token accounting for the compaction pass, including cached, reasoning, and total tokens.
     public var usage: ResponseUsage
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CompactResource`.
     ///
@@ -544,6 +550,8 @@ public struct CompactResource: Codable, MemberwiseEquatable, Sendable, SpecDevia
         self.output = output
         self.createdAt = createdAt
         self.usage = usage
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CompactResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -609,10 +617,10 @@ public struct CompactResponseMethodPublicBody: Codable, MemberwiseEquatable, Sen
     ///   When the `service_tier` parameter is set, the response body will include the `service_tier` value based on the processing mode actually used to serve the request. This response value may be different from the value set in the parameter.
     public var serviceTier: ServiceTierEnum?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CompactResponseMethodPublicBody`.
     ///
@@ -643,6 +651,8 @@ public struct CompactResponseMethodPublicBody: Codable, MemberwiseEquatable, Sen
         self.promptCacheRetention = promptCacheRetention
         self.promptCacheOptions = promptCacheOptions
         self.serviceTier = serviceTier
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CompactResponseMethodPublicBody` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -729,13 +739,15 @@ public struct ComputerEnvironment: OpenEnum {
 /// - Remark: Generated from `#/components/schemas/ComputerTool`.
 public struct ComputerTool: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ComputerTool`.
     public init() {
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ComputerTool` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -779,10 +791,10 @@ public struct ComputerUsePreviewTool: Codable, MemberwiseEquatable, Sendable, Sp
     /// The height of the computer display.
     public var displayHeight: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ComputerUsePreviewTool`.
     ///
@@ -798,6 +810,8 @@ public struct ComputerUsePreviewTool: Codable, MemberwiseEquatable, Sendable, Sp
         self.environment = environment
         self.displayWidth = displayWidth
         self.displayHeight = displayHeight
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ComputerUsePreviewTool` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -854,10 +868,10 @@ public struct ContainerAutoParam: Codable, MemberwiseEquatable, Sendable, SpecDe
     /// At most 200 items.
     public var skills: [ContainerAutoParam.Skill]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ContainerAutoParam`.
     ///
@@ -876,6 +890,8 @@ public struct ContainerAutoParam: Codable, MemberwiseEquatable, Sendable, SpecDe
         self.memoryLimit = memoryLimit
         self.networkPolicy = networkPolicy
         self.skills = skills
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ContainerAutoParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1031,10 +1047,10 @@ public struct ContainerFileCitationBody: Codable, MemberwiseEquatable, Sendable,
     /// The filename of the container file cited.
     public var filename: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ContainerFileCitationBody`.
     ///
@@ -1056,6 +1072,8 @@ public struct ContainerFileCitationBody: Codable, MemberwiseEquatable, Sendable,
         self.startIndex = startIndex
         self.endIndex = endIndex
         self.filename = filename
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ContainerFileCitationBody` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1136,10 +1154,10 @@ public struct ContextManagementParam: Codable, MemberwiseEquatable, Sendable, Sp
     /// At least 1000.
     public var compactThreshold: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ContextManagementParam`.
     ///
@@ -1152,6 +1170,8 @@ public struct ContextManagementParam: Codable, MemberwiseEquatable, Sendable, Sp
     ) {
         self.type = type
         self.compactThreshold = compactThreshold
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ContextManagementParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1250,10 +1270,10 @@ public struct ConversationParam2: Codable, MemberwiseEquatable, Sendable, SpecDe
     /// The unique ID of the conversation.
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ConversationParam2`.
     ///
@@ -1261,6 +1281,8 @@ public struct ConversationParam2: Codable, MemberwiseEquatable, Sendable, SpecDe
     ///   - id: The unique ID of the conversation.
     public init(id: Swift.String) {
         self.id = id
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ConversationParam2` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1303,10 +1325,10 @@ public struct CustomGrammarFormatParam: Codable, MemberwiseEquatable, Sendable, 
     /// The grammar definition.
     public var definition: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CustomGrammarFormatParam`.
     ///
@@ -1319,6 +1341,8 @@ public struct CustomGrammarFormatParam: Codable, MemberwiseEquatable, Sendable, 
     ) {
         self.syntax = syntax
         self.definition = definition
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CustomGrammarFormatParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1362,13 +1386,15 @@ public struct CustomGrammarFormatParam: Codable, MemberwiseEquatable, Sendable, 
 /// - Remark: Generated from `#/components/schemas/CustomTextFormatParam`.
 public struct CustomTextFormatParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CustomTextFormatParam`.
     public init() {
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CustomTextFormatParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1418,10 +1444,10 @@ public struct CustomToolCallOutputResource: Codable, MemberwiseEquatable, Sendab
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CustomToolCallOutputResource`.
     ///
@@ -1446,6 +1472,8 @@ public struct CustomToolCallOutputResource: Codable, MemberwiseEquatable, Sendab
         self.output = output
         self.status = status
         self.createdBy = createdBy
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CustomToolCallOutputResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1570,10 +1598,10 @@ public struct CustomToolCallResource: Codable, MemberwiseEquatable, Sendable, Sp
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CustomToolCallResource`.
     ///
@@ -1604,6 +1632,8 @@ public struct CustomToolCallResource: Codable, MemberwiseEquatable, Sendable, Sp
         self.input = input
         self.status = status
         self.createdBy = createdBy
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CustomToolCallResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1677,10 +1707,10 @@ public struct CustomToolParam: Codable, MemberwiseEquatable, Sendable, SpecDevia
     /// At least 1 item.
     public var allowedCallers: [CallableToolAllowedCaller]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CustomToolParam`.
     ///
@@ -1702,6 +1732,8 @@ public struct CustomToolParam: Codable, MemberwiseEquatable, Sendable, SpecDevia
         self.format = format
         self.deferLoading = deferLoading
         self.allowedCallers = allowedCallers
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CustomToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1813,10 +1845,10 @@ public struct ErrorPayload: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
     /// The response headers that were emitted with the error, if any.
     public var headers: [Swift.String: Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ErrorPayload`.
     ///
@@ -1838,6 +1870,8 @@ public struct ErrorPayload: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
         self.message = message
         self.param = param
         self.headers = headers
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ErrorPayload` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1894,10 +1928,10 @@ public struct FileCitationBody: Codable, MemberwiseEquatable, Sendable, SpecDevi
     /// The filename of the file cited.
     public var filename: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FileCitationBody`.
     ///
@@ -1913,6 +1947,8 @@ public struct FileCitationBody: Codable, MemberwiseEquatable, Sendable, SpecDevi
         self.fileID = fileID
         self.index = index
         self.filename = filename
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FileCitationBody` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1963,10 +1999,10 @@ public struct FilePath: Codable, MemberwiseEquatable, Sendable, SpecDeviationRep
     /// The index of the file in the list of files.
     public var index: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FilePath`.
     ///
@@ -1979,6 +2015,8 @@ public struct FilePath: Codable, MemberwiseEquatable, Sendable, SpecDeviationRep
     ) {
         self.fileID = fileID
         self.index = index
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FilePath` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2030,10 +2068,10 @@ public struct FileSearchTool: Codable, MemberwiseEquatable, Sendable, SpecDeviat
     /// A filter to apply.
     public var filters: Filters?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FileSearchTool`.
     ///
@@ -2052,6 +2090,8 @@ public struct FileSearchTool: Codable, MemberwiseEquatable, Sendable, SpecDeviat
         self.maxNumResults = maxNumResults
         self.rankingOptions = rankingOptions
         self.filters = filters
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FileSearchTool` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2154,10 +2194,10 @@ public struct FunctionShellToolParam: Codable, MemberwiseEquatable, Sendable, Sp
     /// At least 1 item.
     public var allowedCallers: [CallableToolAllowedCaller]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FunctionShellToolParam`.
     ///
@@ -2170,6 +2210,8 @@ public struct FunctionShellToolParam: Codable, MemberwiseEquatable, Sendable, Sp
     ) {
         self.environment = environment
         self.allowedCallers = allowedCallers
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FunctionShellToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2280,10 +2322,10 @@ public struct FunctionTool: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
     /// The tool invocation context(s).
     public var allowedCallers: [CallableToolAllowedCaller]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FunctionTool`.
     ///
@@ -2311,6 +2353,8 @@ public struct FunctionTool: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
         self.strict = strict
         self.deferLoading = deferLoading
         self.allowedCallers = allowedCallers
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FunctionTool` from its JSON object under the decoder's ``DecodingMode``; members it does

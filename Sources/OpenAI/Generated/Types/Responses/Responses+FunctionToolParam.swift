@@ -23,10 +23,10 @@ public struct FunctionToolParam: Codable, MemberwiseEquatable, Sendable, SpecDev
     /// At least 1 item.
     public var allowedCallers: [CallableToolAllowedCaller]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FunctionToolParam`.
     ///
@@ -54,6 +54,8 @@ public struct FunctionToolParam: Codable, MemberwiseEquatable, Sendable, SpecDev
         self.outputSchema = outputSchema
         self.deferLoading = deferLoading
         self.allowedCallers = allowedCallers
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FunctionToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -132,10 +134,10 @@ public struct HybridSearchOptions: Codable, MemberwiseEquatable, Sendable, SpecD
     /// The weight of the text in the reciprocal ranking fusion.
     public var textWeight: Swift.Double
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `HybridSearchOptions`.
     ///
@@ -148,6 +150,8 @@ public struct HybridSearchOptions: Codable, MemberwiseEquatable, Sendable, SpecD
     ) {
         self.embeddingWeight = embeddingWeight
         self.textWeight = textWeight
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `HybridSearchOptions` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -252,10 +256,10 @@ public struct ImageGenTool: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
     /// Whether to generate a new image or edit an existing image. Default: `auto`.
     public var action: ImageGenActionEnum?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ImageGenTool`.
     ///
@@ -295,6 +299,8 @@ public struct ImageGenTool: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
         self.inputImageMask = inputImageMask
         self.partialImages = partialImages
         self.action = action
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ImageGenTool` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -512,10 +518,10 @@ public struct ImageGenTool: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
         /// File ID for the mask image.
         public var fileID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `InputImageMask`.
         ///
@@ -528,6 +534,8 @@ public struct ImageGenTool: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
         ) {
             self.imageURL = imageURL
             self.fileID = fileID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `InputImageMask` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -576,10 +584,10 @@ public struct InputMessageResource: Codable, MemberwiseEquatable, Sendable, Spec
     /// The unique ID of the message input.
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `InputMessageResource`.
     ///
@@ -598,6 +606,8 @@ public struct InputMessageResource: Codable, MemberwiseEquatable, Sendable, Spec
         self.status = status
         self.content = content
         self.id = id
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `InputMessageResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1148,13 +1158,15 @@ public indirect enum ItemResource: Codable, MemberwiseEquatable, Sendable, Unkno
 /// - Remark: Generated from `#/components/schemas/LocalShellToolParam`.
 public struct LocalShellToolParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `LocalShellToolParam`.
     public init() {
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `LocalShellToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1889,10 +1901,10 @@ public struct ModelResponseProperties: Codable, MemberwiseEquatable, Sendable, S
         set { _promptCacheRetention = newValue }
     }
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ModelResponseProperties`.
     ///
@@ -1923,6 +1935,8 @@ public struct ModelResponseProperties: Codable, MemberwiseEquatable, Sendable, S
         self.safetyIdentifier = safetyIdentifier
         self.promptCacheKey = promptCacheKey
         self._promptCacheRetention = promptCacheRetention
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ModelResponseProperties` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1986,10 +2000,10 @@ public struct Moderation: Codable, MemberwiseEquatable, Sendable, SpecDeviationR
     /// Moderation for the response output.
     public var output: Moderation.Output
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Moderation`.
     ///
@@ -2002,6 +2016,8 @@ public struct Moderation: Codable, MemberwiseEquatable, Sendable, SpecDeviationR
     ) {
         self.input = input
         self.output = output
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Moderation` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2145,10 +2161,10 @@ public struct ModerationErrorBody: Codable, MemberwiseEquatable, Sendable, SpecD
     /// The error message.
     public var message: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ModerationErrorBody`.
     ///
@@ -2161,6 +2177,8 @@ public struct ModerationErrorBody: Codable, MemberwiseEquatable, Sendable, SpecD
     ) {
         self.code = code
         self.message = message
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ModerationErrorBody` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2232,10 +2250,10 @@ public struct ModerationResultBody: Codable, MemberwiseEquatable, Sendable, Spec
     /// Which modalities of input are reflected by the score for each category.
     public var categoryAppliedInputTypes: [Swift.String: [ModerationInputType]]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ModerationResultBody`.
     ///
@@ -2257,6 +2275,8 @@ public struct ModerationResultBody: Codable, MemberwiseEquatable, Sendable, Spec
         self.categories = categories
         self.categoryScores = categoryScores
         self.categoryAppliedInputTypes = categoryAppliedInputTypes
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ModerationResultBody` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2319,10 +2339,10 @@ public struct NamespaceToolParam: Codable, MemberwiseEquatable, Sendable, SpecDe
     /// At least 1 item.
     public var tools: [NamespaceToolParam.Tool]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `NamespaceToolParam`.
     ///
@@ -2338,6 +2358,8 @@ public struct NamespaceToolParam: Codable, MemberwiseEquatable, Sendable, SpecDe
         self.name = name
         self.description = description
         self.tools = tools
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `NamespaceToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2706,13 +2728,15 @@ public struct PersonalityEnum: OpenEnum {
 /// - Remark: Generated from `#/components/schemas/ProgrammaticToolCallingParam`.
 public struct ProgrammaticToolCallingParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProgrammaticToolCallingParam`.
     public init() {
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProgrammaticToolCallingParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2770,10 +2794,10 @@ public struct PromptCacheOptions: Codable, MemberwiseEquatable, Sendable, SpecDe
     /// Whether implicit prompt-cache breakpoints were enabled.
     public var mode: PromptCacheModeEnum
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `PromptCacheOptions`.
     ///
@@ -2781,6 +2805,8 @@ public struct PromptCacheOptions: Codable, MemberwiseEquatable, Sendable, SpecDe
     ///   - mode: Whether implicit prompt-cache breakpoints were enabled.
     public init(mode: PromptCacheModeEnum) {
         self.mode = mode
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `PromptCacheOptions` from its JSON object under the decoder's ``DecodingMode``; members it does

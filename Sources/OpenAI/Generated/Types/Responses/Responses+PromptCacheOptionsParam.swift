@@ -13,10 +13,10 @@ public struct PromptCacheOptionsParam: Codable, MemberwiseEquatable, Sendable, S
     /// Controls whether OpenAI automatically creates an implicit cache breakpoint. Defaults to `implicit`. With `implicit`, OpenAI creates one implicit breakpoint and writes up to the latest three explicit breakpoints in the request. With `explicit`, OpenAI does not create an implicit breakpoint and writes up to the latest four explicit breakpoints. If there are no explicit breakpoints, the request does not use prompt caching.
     public var mode: PromptCacheModeEnum?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `PromptCacheOptionsParam`.
     ///
@@ -24,6 +24,8 @@ public struct PromptCacheOptionsParam: Codable, MemberwiseEquatable, Sendable, S
     ///   - mode: Controls whether OpenAI automatically creates an implicit cache breakpoint.
     public init(mode: PromptCacheModeEnum? = nil) {
         self.mode = mode
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `PromptCacheOptionsParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -119,10 +121,10 @@ public struct RankingOptions: Codable, MemberwiseEquatable, Sendable, SpecDeviat
     /// Weights that control how reciprocal rank fusion balances semantic embedding matches versus sparse keyword matches when hybrid search is enabled.
     public var hybridSearch: HybridSearchOptions?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RankingOptions`.
     ///
@@ -138,6 +140,8 @@ public struct RankingOptions: Codable, MemberwiseEquatable, Sendable, SpecDeviat
         self.ranker = ranker
         self.scoreThreshold = scoreThreshold
         self.hybridSearch = hybridSearch
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RankingOptions` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -219,10 +223,10 @@ public struct Reasoning: Codable, MemberwiseEquatable, Sendable, SpecDeviationRe
     /// One of `auto`, `concise`, or `detailed`.
     public var generateSummary: Reasoning.GenerateSummary?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Reasoning`.
     ///
@@ -244,6 +248,8 @@ public struct Reasoning: Codable, MemberwiseEquatable, Sendable, SpecDeviationRe
         self.summary = summary
         self.context = context
         self.generateSummary = generateSummary
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Reasoning` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -395,10 +401,10 @@ public struct ResponseAudioDeltaEvent: Codable, MemberwiseEquatable, Sendable, S
     /// A chunk of Base64 encoded response audio bytes.
     public var delta: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseAudioDeltaEvent`.
     ///
@@ -411,6 +417,8 @@ public struct ResponseAudioDeltaEvent: Codable, MemberwiseEquatable, Sendable, S
     ) {
         self.sequenceNumber = sequenceNumber
         self.delta = delta
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseAudioDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does

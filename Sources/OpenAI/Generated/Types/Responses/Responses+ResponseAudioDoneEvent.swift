@@ -11,10 +11,10 @@ public struct ResponseAudioDoneEvent: Codable, MemberwiseEquatable, Sendable, Sp
     /// The sequence number of the delta.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseAudioDoneEvent`.
     ///
@@ -22,6 +22,8 @@ public struct ResponseAudioDoneEvent: Codable, MemberwiseEquatable, Sendable, Sp
     ///   - sequenceNumber: The sequence number of the delta.
     public init(sequenceNumber: Swift.Int) {
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseAudioDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -64,10 +66,10 @@ public struct ResponseAudioTranscriptDeltaEvent: Codable, MemberwiseEquatable, S
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseAudioTranscriptDeltaEvent`.
     ///
@@ -80,6 +82,8 @@ public struct ResponseAudioTranscriptDeltaEvent: Codable, MemberwiseEquatable, S
     ) {
         self.delta = delta
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseAudioTranscriptDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -123,10 +127,10 @@ public struct ResponseAudioTranscriptDoneEvent: Codable, MemberwiseEquatable, Se
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseAudioTranscriptDoneEvent`.
     ///
@@ -134,6 +138,8 @@ public struct ResponseAudioTranscriptDoneEvent: Codable, MemberwiseEquatable, Se
     ///   - sequenceNumber: The sequence number of this event.
     public init(sequenceNumber: Swift.Int) {
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseAudioTranscriptDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -180,10 +186,10 @@ public struct ResponseCodeInterpreterCallCodeDeltaEvent: Codable, MemberwiseEqua
     /// The sequence number of this event, used to order streaming events.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseCodeInterpreterCallCodeDeltaEvent`.
     ///
@@ -202,6 +208,8 @@ public struct ResponseCodeInterpreterCallCodeDeltaEvent: Codable, MemberwiseEqua
         self.itemID = itemID
         self.delta = delta
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseCodeInterpreterCallCodeDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -257,10 +265,10 @@ public struct ResponseCodeInterpreterCallCodeDoneEvent: Codable, MemberwiseEquat
     /// The sequence number of this event, used to order streaming events.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseCodeInterpreterCallCodeDoneEvent`.
     ///
@@ -279,6 +287,8 @@ public struct ResponseCodeInterpreterCallCodeDoneEvent: Codable, MemberwiseEquat
         self.itemID = itemID
         self.code = code
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseCodeInterpreterCallCodeDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -332,10 +342,10 @@ public struct ResponseCodeInterpreterCallCompletedEvent: Codable, MemberwiseEqua
     /// The sequence number of this event, used to order streaming events.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseCodeInterpreterCallCompletedEvent`.
     ///
@@ -351,6 +361,8 @@ public struct ResponseCodeInterpreterCallCompletedEvent: Codable, MemberwiseEqua
         self.outputIndex = outputIndex
         self.itemID = itemID
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseCodeInterpreterCallCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -401,10 +413,10 @@ public struct ResponseCodeInterpreterCallInProgressEvent: Codable, MemberwiseEqu
     /// The sequence number of this event, used to order streaming events.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseCodeInterpreterCallInProgressEvent`.
     ///
@@ -420,6 +432,8 @@ public struct ResponseCodeInterpreterCallInProgressEvent: Codable, MemberwiseEqu
         self.outputIndex = outputIndex
         self.itemID = itemID
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseCodeInterpreterCallInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -470,10 +484,10 @@ public struct ResponseCodeInterpreterCallInterpretingEvent: Codable, MemberwiseE
     /// The sequence number of this event, used to order streaming events.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseCodeInterpreterCallInterpretingEvent`.
     ///
@@ -489,6 +503,8 @@ public struct ResponseCodeInterpreterCallInterpretingEvent: Codable, MemberwiseE
         self.outputIndex = outputIndex
         self.itemID = itemID
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseCodeInterpreterCallInterpretingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -537,10 +553,10 @@ public struct ResponseCompletedEvent: Codable, MemberwiseEquatable, Sendable, Sp
     /// The sequence number for this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseCompletedEvent`.
     ///
@@ -553,6 +569,8 @@ public struct ResponseCompletedEvent: Codable, MemberwiseEquatable, Sendable, Sp
     ) {
         self.response = response
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -604,10 +622,10 @@ public struct ResponseContentPartAddedEvent: Codable, MemberwiseEquatable, Senda
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseContentPartAddedEvent`.
     ///
@@ -629,6 +647,8 @@ public struct ResponseContentPartAddedEvent: Codable, MemberwiseEquatable, Senda
         self.contentIndex = contentIndex
         self.part = part
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseContentPartAddedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -689,10 +709,10 @@ public struct ResponseContentPartDoneEvent: Codable, MemberwiseEquatable, Sendab
     /// The content part that is done.
     public var part: OutputContent
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseContentPartDoneEvent`.
     ///
@@ -714,6 +734,8 @@ public struct ResponseContentPartDoneEvent: Codable, MemberwiseEquatable, Sendab
         self.contentIndex = contentIndex
         self.sequenceNumber = sequenceNumber
         self.part = part
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseContentPartDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -768,10 +790,10 @@ public struct ResponseConversation: Codable, MemberwiseEquatable, Sendable, Spec
     /// The unique ID of the conversation that this response was associated with.
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseConversation`.
     ///
@@ -779,6 +801,8 @@ public struct ResponseConversation: Codable, MemberwiseEquatable, Sendable, Spec
     ///   - id: The unique ID of the conversation that this response was associated with.
     public init(id: Swift.String) {
         self.id = id
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseConversation` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -819,10 +843,10 @@ public struct ResponseCreatedEvent: Codable, MemberwiseEquatable, Sendable, Spec
     /// The sequence number for this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseCreatedEvent`.
     ///
@@ -835,6 +859,8 @@ public struct ResponseCreatedEvent: Codable, MemberwiseEquatable, Sendable, Spec
     ) {
         self.response = response
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseCreatedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -884,10 +910,10 @@ public struct ResponseCustomToolCallInputDeltaEvent: Codable, MemberwiseEquatabl
     /// The incremental input data (delta) for the custom tool call.
     public var delta: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseCustomToolCallInputDeltaEvent`.
     ///
@@ -906,6 +932,8 @@ public struct ResponseCustomToolCallInputDeltaEvent: Codable, MemberwiseEquatabl
         self.outputIndex = outputIndex
         self.itemID = itemID
         self.delta = delta
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseCustomToolCallInputDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -961,10 +989,10 @@ public struct ResponseCustomToolCallInputDoneEvent: Codable, MemberwiseEquatable
     /// The complete input data for the custom tool call.
     public var input: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseCustomToolCallInputDoneEvent`.
     ///
@@ -983,6 +1011,8 @@ public struct ResponseCustomToolCallInputDoneEvent: Codable, MemberwiseEquatable
         self.outputIndex = outputIndex
         self.itemID = itemID
         self.input = input
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseCustomToolCallInputDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1036,10 +1066,10 @@ public struct ResponseError: Codable, MemberwiseEquatable, Sendable, SpecDeviati
     /// A human-readable description of the error.
     public var message: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseError`.
     ///
@@ -1052,6 +1082,8 @@ public struct ResponseError: Codable, MemberwiseEquatable, Sendable, SpecDeviati
     ) {
         self.code = code
         self.message = message
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseError` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1173,10 +1205,10 @@ public struct ResponseErrorEvent: Codable, MemberwiseEquatable, Sendable, SpecDe
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseErrorEvent`.
     ///
@@ -1195,6 +1227,8 @@ public struct ResponseErrorEvent: Codable, MemberwiseEquatable, Sendable, SpecDe
         self.message = message
         self.param = param
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseErrorEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1246,10 +1280,10 @@ public struct ResponseFailedEvent: Codable, MemberwiseEquatable, Sendable, SpecD
     /// The response that failed.
     public var response: Response
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseFailedEvent`.
     ///
@@ -1262,6 +1296,8 @@ public struct ResponseFailedEvent: Codable, MemberwiseEquatable, Sendable, SpecD
     ) {
         self.sequenceNumber = sequenceNumber
         self.response = response
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseFailedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1309,10 +1345,10 @@ public struct ResponseFileSearchCallCompletedEvent: Codable, MemberwiseEquatable
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseFileSearchCallCompletedEvent`.
     ///
@@ -1328,6 +1364,8 @@ public struct ResponseFileSearchCallCompletedEvent: Codable, MemberwiseEquatable
         self.outputIndex = outputIndex
         self.itemID = itemID
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseFileSearchCallCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1378,10 +1416,10 @@ public struct ResponseFileSearchCallInProgressEvent: Codable, MemberwiseEquatabl
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseFileSearchCallInProgressEvent`.
     ///
@@ -1397,6 +1435,8 @@ public struct ResponseFileSearchCallInProgressEvent: Codable, MemberwiseEquatabl
         self.outputIndex = outputIndex
         self.itemID = itemID
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseFileSearchCallInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1447,10 +1487,10 @@ public struct ResponseFileSearchCallSearchingEvent: Codable, MemberwiseEquatable
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseFileSearchCallSearchingEvent`.
     ///
@@ -1466,6 +1506,8 @@ public struct ResponseFileSearchCallSearchingEvent: Codable, MemberwiseEquatable
         self.outputIndex = outputIndex
         self.itemID = itemID
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseFileSearchCallSearchingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1513,10 +1555,10 @@ public struct ResponseFormatTextGrammar: Codable, MemberwiseEquatable, Sendable,
     /// The custom grammar for the model to follow.
     public var grammar: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseFormatTextGrammar`.
     ///
@@ -1524,6 +1566,8 @@ public struct ResponseFormatTextGrammar: Codable, MemberwiseEquatable, Sendable,
     ///   - grammar: The custom grammar for the model to follow.
     public init(grammar: Swift.String) {
         self.grammar = grammar
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseFormatTextGrammar` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1563,13 +1607,15 @@ public struct ResponseFormatTextGrammar: Codable, MemberwiseEquatable, Sendable,
 /// - Remark: Generated from `#/components/schemas/ResponseFormatTextPython`.
 public struct ResponseFormatTextPython: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseFormatTextPython`.
     public init() {
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseFormatTextPython` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1613,10 +1659,10 @@ public struct ResponseFunctionCallArgumentsDeltaEvent: Codable, MemberwiseEquata
     /// The function-call arguments delta that is added.
     public var delta: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseFunctionCallArgumentsDeltaEvent`.
     ///
@@ -1635,6 +1681,8 @@ public struct ResponseFunctionCallArgumentsDeltaEvent: Codable, MemberwiseEquata
         self.outputIndex = outputIndex
         self.sequenceNumber = sequenceNumber
         self.delta = delta
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseFunctionCallArgumentsDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1692,10 +1740,10 @@ public struct ResponseFunctionCallArgumentsDoneEvent: Codable, MemberwiseEquatab
     /// The function-call arguments.
     public var arguments: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseFunctionCallArgumentsDoneEvent`.
     ///
@@ -1717,6 +1765,8 @@ public struct ResponseFunctionCallArgumentsDoneEvent: Codable, MemberwiseEquatab
         self.outputIndex = outputIndex
         self.sequenceNumber = sequenceNumber
         self.arguments = arguments
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseFunctionCallArgumentsDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1773,10 +1823,10 @@ public struct ResponseImageGenCallCompletedEvent: Codable, MemberwiseEquatable, 
     /// The unique identifier of the image generation item being processed.
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseImageGenCallCompletedEvent`.
     ///
@@ -1792,6 +1842,8 @@ public struct ResponseImageGenCallCompletedEvent: Codable, MemberwiseEquatable, 
         self.outputIndex = outputIndex
         self.sequenceNumber = sequenceNumber
         self.itemID = itemID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseImageGenCallCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1842,10 +1894,10 @@ public struct ResponseImageGenCallGeneratingEvent: Codable, MemberwiseEquatable,
     /// The sequence number of the image generation item being processed.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseImageGenCallGeneratingEvent`.
     ///
@@ -1861,6 +1913,8 @@ public struct ResponseImageGenCallGeneratingEvent: Codable, MemberwiseEquatable,
         self.outputIndex = outputIndex
         self.itemID = itemID
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseImageGenCallGeneratingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1911,10 +1965,10 @@ public struct ResponseImageGenCallInProgressEvent: Codable, MemberwiseEquatable,
     /// The sequence number of the image generation item being processed.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseImageGenCallInProgressEvent`.
     ///
@@ -1930,6 +1984,8 @@ public struct ResponseImageGenCallInProgressEvent: Codable, MemberwiseEquatable,
         self.outputIndex = outputIndex
         self.itemID = itemID
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseImageGenCallInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1992,10 +2048,10 @@ public struct ResponseImageGenCallPartialImageEvent: Codable, MemberwiseEquatabl
     /// The output format that was used.
     public var outputFormat: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseImageGenCallPartialImageEvent`.
     ///
@@ -2029,6 +2085,8 @@ public struct ResponseImageGenCallPartialImageEvent: Codable, MemberwiseEquatabl
         self.quality = quality
         self.background = background
         self.outputFormat = outputFormat
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseImageGenCallPartialImageEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2095,10 +2153,10 @@ public struct ResponseInProgressEvent: Codable, MemberwiseEquatable, Sendable, S
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseInProgressEvent`.
     ///
@@ -2111,6 +2169,8 @@ public struct ResponseInProgressEvent: Codable, MemberwiseEquatable, Sendable, S
     ) {
         self.response = response
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2156,10 +2216,10 @@ public struct ResponseIncompleteEvent: Codable, MemberwiseEquatable, Sendable, S
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseIncompleteEvent`.
     ///
@@ -2172,6 +2232,8 @@ public struct ResponseIncompleteEvent: Codable, MemberwiseEquatable, Sendable, S
     ) {
         self.response = response
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseIncompleteEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2221,10 +2283,10 @@ public struct ResponseItemList: Codable, MemberwiseEquatable, Sendable, SpecDevi
     /// The ID of the last item in the list.
     public var lastID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseItemList`.
     ///
@@ -2243,6 +2305,8 @@ public struct ResponseItemList: Codable, MemberwiseEquatable, Sendable, SpecDevi
         self.hasMore = hasMore
         self.firstID = firstID
         self.lastID = lastID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseItemList` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2308,10 +2372,10 @@ public struct ResponseLogProb: Codable, MemberwiseEquatable, Sendable, SpecDevia
     /// The log probabilities of up to 20 of the most likely tokens.
     public var topLogprobs: [ResponseLogProb.TopLogprob]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseLogProb`.
     ///
@@ -2327,6 +2391,8 @@ public struct ResponseLogProb: Codable, MemberwiseEquatable, Sendable, SpecDevia
         self.token = token
         self.logprob = logprob
         self.topLogprobs = topLogprobs
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseLogProb` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2370,10 +2436,10 @@ public struct ResponseLogProb: Codable, MemberwiseEquatable, Sendable, SpecDevia
         /// The log probability of this token.
         public var logprob: Swift.Double?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `TopLogprob`.
         ///
@@ -2386,6 +2452,8 @@ public struct ResponseLogProb: Codable, MemberwiseEquatable, Sendable, SpecDevia
         ) {
             self.token = token
             self.logprob = logprob
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `TopLogprob` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2434,10 +2502,10 @@ public struct ResponseMCPCallArgumentsDeltaEvent: Codable, MemberwiseEquatable, 
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseMCPCallArgumentsDeltaEvent`.
     ///
@@ -2456,6 +2524,8 @@ public struct ResponseMCPCallArgumentsDeltaEvent: Codable, MemberwiseEquatable, 
         self.itemID = itemID
         self.delta = delta
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseMCPCallArgumentsDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2511,10 +2581,10 @@ public struct ResponseMCPCallArgumentsDoneEvent: Codable, MemberwiseEquatable, S
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseMCPCallArgumentsDoneEvent`.
     ///
@@ -2533,6 +2603,8 @@ public struct ResponseMCPCallArgumentsDoneEvent: Codable, MemberwiseEquatable, S
         self.itemID = itemID
         self.arguments = arguments
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseMCPCallArgumentsDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2586,10 +2658,10 @@ public struct ResponseMCPCallCompletedEvent: Codable, MemberwiseEquatable, Senda
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseMCPCallCompletedEvent`.
     ///
@@ -2605,6 +2677,8 @@ public struct ResponseMCPCallCompletedEvent: Codable, MemberwiseEquatable, Senda
         self.itemID = itemID
         self.outputIndex = outputIndex
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseMCPCallCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2655,10 +2729,10 @@ public struct ResponseMCPCallFailedEvent: Codable, MemberwiseEquatable, Sendable
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseMCPCallFailedEvent`.
     ///
@@ -2674,6 +2748,8 @@ public struct ResponseMCPCallFailedEvent: Codable, MemberwiseEquatable, Sendable
         self.itemID = itemID
         self.outputIndex = outputIndex
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseMCPCallFailedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2724,10 +2800,10 @@ public struct ResponseMCPCallInProgressEvent: Codable, MemberwiseEquatable, Send
     /// The unique identifier of the MCP tool call item being processed.
     public var itemID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseMCPCallInProgressEvent`.
     ///
@@ -2743,6 +2819,8 @@ public struct ResponseMCPCallInProgressEvent: Codable, MemberwiseEquatable, Send
         self.sequenceNumber = sequenceNumber
         self.outputIndex = outputIndex
         self.itemID = itemID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseMCPCallInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2793,10 +2871,10 @@ public struct ResponseMCPListToolsCompletedEvent: Codable, MemberwiseEquatable, 
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseMCPListToolsCompletedEvent`.
     ///
@@ -2812,6 +2890,8 @@ public struct ResponseMCPListToolsCompletedEvent: Codable, MemberwiseEquatable, 
         self.itemID = itemID
         self.outputIndex = outputIndex
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseMCPListToolsCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -15,10 +15,10 @@ public struct ResponseMCPListToolsFailedEvent: Codable, MemberwiseEquatable, Sen
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseMCPListToolsFailedEvent`.
     ///
@@ -34,6 +34,8 @@ public struct ResponseMCPListToolsFailedEvent: Codable, MemberwiseEquatable, Sen
         self.itemID = itemID
         self.outputIndex = outputIndex
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseMCPListToolsFailedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -84,10 +86,10 @@ public struct ResponseMCPListToolsInProgressEvent: Codable, MemberwiseEquatable,
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseMCPListToolsInProgressEvent`.
     ///
@@ -103,6 +105,8 @@ public struct ResponseMCPListToolsInProgressEvent: Codable, MemberwiseEquatable,
         self.itemID = itemID
         self.outputIndex = outputIndex
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseMCPListToolsInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -156,10 +160,10 @@ public struct ResponseOutputItemAddedEvent: Codable, MemberwiseEquatable, Sendab
     /// as input to a subsequent request.
     public var item: OutputItem
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseOutputItemAddedEvent`.
     ///
@@ -175,6 +179,8 @@ public struct ResponseOutputItemAddedEvent: Codable, MemberwiseEquatable, Sendab
         self.outputIndex = outputIndex
         self.sequenceNumber = sequenceNumber
         self.item = item
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseOutputItemAddedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -225,10 +231,10 @@ public struct ResponseOutputItemDoneEvent: Codable, MemberwiseEquatable, Sendabl
     /// The output item that was marked done.
     public var item: OutputItem
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseOutputItemDoneEvent`.
     ///
@@ -244,6 +250,8 @@ public struct ResponseOutputItemDoneEvent: Codable, MemberwiseEquatable, Sendabl
         self.outputIndex = outputIndex
         self.sequenceNumber = sequenceNumber
         self.item = item
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseOutputItemDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -300,10 +308,10 @@ public struct ResponseOutputTextAnnotationAddedEvent: Codable, MemberwiseEquatab
     /// The annotation object being added. (See annotation schema for details.)
     public var annotation: Annotation?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseOutputTextAnnotationAddedEvent`.
     ///
@@ -328,6 +336,8 @@ public struct ResponseOutputTextAnnotationAddedEvent: Codable, MemberwiseEquatab
         self.annotationIndex = annotationIndex
         self.sequenceNumber = sequenceNumber
         self.annotation = annotation
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseOutputTextAnnotationAddedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -426,10 +436,10 @@ public struct ResponseProperties: Codable, MemberwiseEquatable, Sendable, SpecDe
     /// [Learn more](https://platform.openai.com/docs/guides/text?api-mode=responses#reusable-prompts).
     public var prompt: Prompt?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseProperties`.
     ///
@@ -460,6 +470,8 @@ public struct ResponseProperties: Codable, MemberwiseEquatable, Sendable, SpecDe
         self.tools = tools
         self.toolChoice = toolChoice
         self.prompt = prompt
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseProperties` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -521,10 +533,10 @@ public struct ResponseQueuedEvent: Codable, MemberwiseEquatable, Sendable, SpecD
     /// The sequence number for this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseQueuedEvent`.
     ///
@@ -537,6 +549,8 @@ public struct ResponseQueuedEvent: Codable, MemberwiseEquatable, Sendable, SpecD
     ) {
         self.response = response
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseQueuedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -588,10 +602,10 @@ public struct ResponseReasoningSummaryPartAddedEvent: Codable, MemberwiseEquatab
     /// The summary part that was added.
     public var part: SummaryTextContent
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseReasoningSummaryPartAddedEvent`.
     ///
@@ -613,6 +627,8 @@ public struct ResponseReasoningSummaryPartAddedEvent: Codable, MemberwiseEquatab
         self.summaryIndex = summaryIndex
         self.sequenceNumber = sequenceNumber
         self.part = part
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseReasoningSummaryPartAddedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -673,10 +689,10 @@ public struct ResponseReasoningSummaryPartDoneEvent: Codable, MemberwiseEquatabl
     /// The completed summary part.
     public var part: SummaryTextContent
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseReasoningSummaryPartDoneEvent`.
     ///
@@ -698,6 +714,8 @@ public struct ResponseReasoningSummaryPartDoneEvent: Codable, MemberwiseEquatabl
         self.summaryIndex = summaryIndex
         self.sequenceNumber = sequenceNumber
         self.part = part
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseReasoningSummaryPartDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -760,10 +778,10 @@ public struct ResponseReasoningSummaryTextDeltaEvent: Codable, MemberwiseEquatab
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseReasoningSummaryTextDeltaEvent`.
     ///
@@ -785,6 +803,8 @@ public struct ResponseReasoningSummaryTextDeltaEvent: Codable, MemberwiseEquatab
         self.summaryIndex = summaryIndex
         self.delta = delta
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseReasoningSummaryTextDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -845,10 +865,10 @@ public struct ResponseReasoningSummaryTextDoneEvent: Codable, MemberwiseEquatabl
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseReasoningSummaryTextDoneEvent`.
     ///
@@ -870,6 +890,8 @@ public struct ResponseReasoningSummaryTextDoneEvent: Codable, MemberwiseEquatabl
         self.summaryIndex = summaryIndex
         self.text = text
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseReasoningSummaryTextDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -930,10 +952,10 @@ public struct ResponseReasoningTextDeltaEvent: Codable, MemberwiseEquatable, Sen
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseReasoningTextDeltaEvent`.
     ///
@@ -955,6 +977,8 @@ public struct ResponseReasoningTextDeltaEvent: Codable, MemberwiseEquatable, Sen
         self.contentIndex = contentIndex
         self.delta = delta
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseReasoningTextDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1015,10 +1039,10 @@ public struct ResponseReasoningTextDoneEvent: Codable, MemberwiseEquatable, Send
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseReasoningTextDoneEvent`.
     ///
@@ -1040,6 +1064,8 @@ public struct ResponseReasoningTextDoneEvent: Codable, MemberwiseEquatable, Send
         self.contentIndex = contentIndex
         self.text = text
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseReasoningTextDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1100,10 +1126,10 @@ public struct ResponseRefusalDeltaEvent: Codable, MemberwiseEquatable, Sendable,
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseRefusalDeltaEvent`.
     ///
@@ -1125,6 +1151,8 @@ public struct ResponseRefusalDeltaEvent: Codable, MemberwiseEquatable, Sendable,
         self.contentIndex = contentIndex
         self.delta = delta
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseRefusalDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1185,10 +1213,10 @@ public struct ResponseRefusalDoneEvent: Codable, MemberwiseEquatable, Sendable, 
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseRefusalDoneEvent`.
     ///
@@ -1210,6 +1238,8 @@ public struct ResponseRefusalDoneEvent: Codable, MemberwiseEquatable, Sendable, 
         self.contentIndex = contentIndex
         self.refusal = refusal
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseRefusalDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1268,10 +1298,10 @@ public struct ResponseShellCallCommandAddedStreamingEvent: Codable, MemberwiseEq
     /// The shell command that was added.
     public var command: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseShellCallCommandAddedStreamingEvent`.
     ///
@@ -1290,6 +1320,8 @@ public struct ResponseShellCallCommandAddedStreamingEvent: Codable, MemberwiseEq
         self.outputIndex = outputIndex
         self.commandIndex = commandIndex
         self.command = command
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseShellCallCommandAddedStreamingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1347,10 +1379,10 @@ public struct ResponseShellCallCommandDeltaStreamingEvent: Codable, MemberwiseEq
     /// An obfuscation string that was added to pad the event payload.
     public var obfuscation: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseShellCallCommandDeltaStreamingEvent`.
     ///
@@ -1372,6 +1404,8 @@ public struct ResponseShellCallCommandDeltaStreamingEvent: Codable, MemberwiseEq
         self.commandIndex = commandIndex
         self.delta = delta
         self.obfuscation = obfuscation
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseShellCallCommandDeltaStreamingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1430,10 +1464,10 @@ public struct ResponseShellCallCommandDoneStreamingEvent: Codable, MemberwiseEqu
     /// The final shell command that was emitted.
     public var command: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseShellCallCommandDoneStreamingEvent`.
     ///
@@ -1452,6 +1486,8 @@ public struct ResponseShellCallCommandDoneStreamingEvent: Codable, MemberwiseEqu
         self.outputIndex = outputIndex
         self.commandIndex = commandIndex
         self.command = command
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseShellCallCommandDoneStreamingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1509,10 +1545,10 @@ public struct ResponseShellCallOutputContentDeltaStreamingEvent: Codable, Member
     /// The stdout/stderr delta that was emitted.
     public var delta: ShellCallOutputDelta
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseShellCallOutputContentDeltaStreamingEvent`.
     ///
@@ -1534,6 +1570,8 @@ public struct ResponseShellCallOutputContentDeltaStreamingEvent: Codable, Member
         self.outputIndex = outputIndex
         self.commandIndex = commandIndex
         self.delta = delta
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseShellCallOutputContentDeltaStreamingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1594,10 +1632,10 @@ public struct ResponseShellCallOutputContentDoneStreamingEvent: Codable, Memberw
     /// The output contents emitted for the shell command.
     public var output: [FunctionShellCallOutputContent]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseShellCallOutputContentDoneStreamingEvent`.
     ///
@@ -1619,6 +1657,8 @@ public struct ResponseShellCallOutputContentDoneStreamingEvent: Codable, Memberw
         self.outputIndex = outputIndex
         self.commandIndex = commandIndex
         self.output = output
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseShellCallOutputContentDoneStreamingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1679,10 +1719,10 @@ public struct ResponseStreamOptions: Codable, MemberwiseEquatable, Sendable, Spe
     /// your application and the OpenAI API.
     public var includeObfuscation: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseStreamOptions`.
     ///
@@ -1690,6 +1730,8 @@ public struct ResponseStreamOptions: Codable, MemberwiseEquatable, Sendable, Spe
     ///   - includeObfuscation: When true, stream obfuscation will be enabled.
     public init(includeObfuscation: Swift.Bool? = nil) {
         self.includeObfuscation = includeObfuscation
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseStreamOptions` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1738,10 +1780,10 @@ public struct ResponseTextDeltaEvent: Codable, MemberwiseEquatable, Sendable, Sp
     /// The log probabilities of the tokens in the delta.
     public var logprobs: [ResponseLogProb]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseTextDeltaEvent`.
     ///
@@ -1766,6 +1808,8 @@ public struct ResponseTextDeltaEvent: Codable, MemberwiseEquatable, Sendable, Sp
         self.delta = delta
         self.sequenceNumber = sequenceNumber
         self.logprobs = logprobs
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseTextDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1831,10 +1875,10 @@ public struct ResponseTextDoneEvent: Codable, MemberwiseEquatable, Sendable, Spe
     /// The log probabilities of the tokens in the delta.
     public var logprobs: [ResponseLogProb]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseTextDoneEvent`.
     ///
@@ -1859,6 +1903,8 @@ public struct ResponseTextDoneEvent: Codable, MemberwiseEquatable, Sendable, Spe
         self.text = text
         self.sequenceNumber = sequenceNumber
         self.logprobs = logprobs
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseTextDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1938,10 +1984,10 @@ public struct ResponseTextParam: Codable, MemberwiseEquatable, Sendable, SpecDev
     /// Default: `"medium"`.
     public var verbosity: Verbosity?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseTextParam`.
     ///
@@ -1954,6 +2000,8 @@ public struct ResponseTextParam: Codable, MemberwiseEquatable, Sendable, SpecDev
     ) {
         self.format = format
         self.verbosity = verbosity
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseTextParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2006,10 +2054,10 @@ public struct ResponseUsage: Codable, MemberwiseEquatable, Sendable, SpecDeviati
     /// The total number of tokens used.
     public var totalTokens: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseUsage`.
     ///
@@ -2031,6 +2079,8 @@ public struct ResponseUsage: Codable, MemberwiseEquatable, Sendable, SpecDeviati
         self.outputTokens = outputTokens
         self.outputTokensDetails = outputTokensDetails
         self.totalTokens = totalTokens
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseUsage` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2083,10 +2133,10 @@ public struct ResponseUsage: Codable, MemberwiseEquatable, Sendable, SpecDeviati
         /// The number of input tokens that were written to the cache.
         public var cacheWriteTokens: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `InputTokensDetails`.
         ///
@@ -2099,6 +2149,8 @@ public struct ResponseUsage: Codable, MemberwiseEquatable, Sendable, SpecDeviati
         ) {
             self.cachedTokens = cachedTokens
             self.cacheWriteTokens = cacheWriteTokens
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `InputTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2140,10 +2192,10 @@ public struct ResponseUsage: Codable, MemberwiseEquatable, Sendable, SpecDeviati
         /// The number of reasoning tokens.
         public var reasoningTokens: Swift.Int
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `OutputTokensDetails`.
         ///
@@ -2151,6 +2203,8 @@ public struct ResponseUsage: Codable, MemberwiseEquatable, Sendable, SpecDeviati
         ///   - reasoningTokens: The number of reasoning tokens.
         public init(reasoningTokens: Swift.Int) {
             self.reasoningTokens = reasoningTokens
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `OutputTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2194,10 +2248,10 @@ public struct ResponseWebSearchCallCompletedEvent: Codable, MemberwiseEquatable,
     /// The sequence number of the web search call being processed.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseWebSearchCallCompletedEvent`.
     ///
@@ -2213,6 +2267,8 @@ public struct ResponseWebSearchCallCompletedEvent: Codable, MemberwiseEquatable,
         self.outputIndex = outputIndex
         self.itemID = itemID
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseWebSearchCallCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2263,10 +2319,10 @@ public struct ResponseWebSearchCallInProgressEvent: Codable, MemberwiseEquatable
     /// The sequence number of the web search call being processed.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseWebSearchCallInProgressEvent`.
     ///
@@ -2282,6 +2338,8 @@ public struct ResponseWebSearchCallInProgressEvent: Codable, MemberwiseEquatable
         self.outputIndex = outputIndex
         self.itemID = itemID
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseWebSearchCallInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2332,10 +2390,10 @@ public struct ResponseWebSearchCallSearchingEvent: Codable, MemberwiseEquatable,
     /// The sequence number of the web search call being processed.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseWebSearchCallSearchingEvent`.
     ///
@@ -2351,6 +2409,8 @@ public struct ResponseWebSearchCallSearchingEvent: Codable, MemberwiseEquatable,
         self.outputIndex = outputIndex
         self.itemID = itemID
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseWebSearchCallSearchingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2404,10 +2464,10 @@ public struct ResponseWsError: Codable, MemberwiseEquatable, Sendable, SpecDevia
     /// originating `response.create` event supplied a `stream_id`.
     public var streamID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseWsError`.
     ///
@@ -2426,6 +2486,8 @@ public struct ResponseWsError: Codable, MemberwiseEquatable, Sendable, SpecDevia
         self.sequenceNumber = sequenceNumber
         self.error = error
         self.streamID = streamID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseWsError` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -263,10 +263,10 @@ public struct ResponsesClientEventResponseCreate: Codable, MemberwiseEquatable, 
     /// At least 16.
     public var maxOutputTokens: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponsesClientEventResponseCreate`.
     ///
@@ -369,6 +369,8 @@ public struct ResponsesClientEventResponseCreate: Codable, MemberwiseEquatable, 
         self.conversation = conversation
         self.contextManagement = contextManagement
         self.maxOutputTokens = maxOutputTokens
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponsesClientEventResponseCreate` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -615,10 +617,10 @@ public struct ShellCallOutputDelta: Codable, MemberwiseEquatable, Sendable, Spec
     /// The stderr delta that was emitted.
     public var stderr: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ShellCallOutputDelta`.
     ///
@@ -631,6 +633,8 @@ public struct ShellCallOutputDelta: Codable, MemberwiseEquatable, Sendable, Spec
     ) {
         self.stdout = stdout
         self.stderr = stderr
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ShellCallOutputDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -672,13 +676,15 @@ public struct ShellCallOutputDelta: Codable, MemberwiseEquatable, Sendable, Spec
 /// - Remark: Generated from `#/components/schemas/SpecificApplyPatchParam`.
 public struct SpecificApplyPatchParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `SpecificApplyPatchParam`.
     public init() {
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `SpecificApplyPatchParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -716,13 +722,15 @@ public struct SpecificApplyPatchParam: Codable, MemberwiseEquatable, Sendable, S
 /// - Remark: Generated from `#/components/schemas/SpecificFunctionShellParam`.
 public struct SpecificFunctionShellParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `SpecificFunctionShellParam`.
     public init() {
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `SpecificFunctionShellParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -758,13 +766,15 @@ public struct SpecificFunctionShellParam: Codable, MemberwiseEquatable, Sendable
 /// - Remark: Generated from `#/components/schemas/SpecificProgrammaticToolCallingParam`.
 public struct SpecificProgrammaticToolCallingParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `SpecificProgrammaticToolCallingParam`.
     public init() {
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `SpecificProgrammaticToolCallingParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -832,10 +842,10 @@ public struct TokenCountsBody: Codable, MemberwiseEquatable, Sendable, SpecDevia
     /// Whether to allow the model to run tool calls in parallel.
     public var parallelToolCalls: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `TokenCountsBody`.
     ///
@@ -878,6 +888,8 @@ public struct TokenCountsBody: Codable, MemberwiseEquatable, Sendable, SpecDevia
         self.conversation = conversation
         self.toolChoice = toolChoice
         self.parallelToolCalls = parallelToolCalls
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `TokenCountsBody` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -950,14 +962,16 @@ public struct TokenCountsBody: Codable, MemberwiseEquatable, Sendable, SpecDevia
 public struct TokenCountsResource: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var inputTokens: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `TokenCountsResource`.
     public init(inputTokens: Swift.Int) {
         self.inputTokens = inputTokens
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `TokenCountsResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1150,10 +1164,10 @@ public struct ToolChoiceAllowed: Codable, MemberwiseEquatable, Sendable, SpecDev
     /// ```
     public var tools: [JSONObject]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ToolChoiceAllowed`.
     ///
@@ -1166,6 +1180,8 @@ public struct ToolChoiceAllowed: Codable, MemberwiseEquatable, Sendable, SpecDev
     ) {
         self.mode = mode
         self.tools = tools
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ToolChoiceAllowed` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1235,10 +1251,10 @@ public struct ToolChoiceCustom: Codable, MemberwiseEquatable, Sendable, SpecDevi
     /// The name of the custom tool to call.
     public var name: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ToolChoiceCustom`.
     ///
@@ -1246,6 +1262,8 @@ public struct ToolChoiceCustom: Codable, MemberwiseEquatable, Sendable, SpecDevi
     ///   - name: The name of the custom tool to call.
     public init(name: Swift.String) {
         self.name = name
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ToolChoiceCustom` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1407,10 +1425,10 @@ public struct ToolChoiceTypes: Codable, MemberwiseEquatable, Sendable, SpecDevia
     /// - `image_generation`
     public var type: ToolChoiceTypes.TypeValue
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ToolChoiceTypes`.
     ///
@@ -1418,6 +1436,8 @@ public struct ToolChoiceTypes: Codable, MemberwiseEquatable, Sendable, SpecDevia
     ///   - type: The type of hosted tool the model should to use.
     public init(type: ToolChoiceTypes.TypeValue) {
         self.type = type
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ToolChoiceTypes` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1509,10 +1529,10 @@ public struct ToolSearchToolParam: Codable, MemberwiseEquatable, Sendable, SpecD
     /// Parameter schema for a client-executed tool search tool.
     public var parameters: EmptyModelParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ToolSearchToolParam`.
     ///
@@ -1528,6 +1548,8 @@ public struct ToolSearchToolParam: Codable, MemberwiseEquatable, Sendable, SpecD
         self.execution = execution
         self.description = description
         self.parameters = parameters
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ToolSearchToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1622,10 +1644,10 @@ public struct URLCitationBody: Codable, MemberwiseEquatable, Sendable, SpecDevia
     /// The title of the web resource.
     public var title: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `URLCitationBody`.
     ///
@@ -1644,6 +1666,8 @@ public struct URLCitationBody: Codable, MemberwiseEquatable, Sendable, SpecDevia
         self.startIndex = startIndex
         self.endIndex = endIndex
         self.title = title
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `URLCitationBody` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1701,10 +1725,10 @@ public struct WebSearchApproximateLocation: Codable, MemberwiseEquatable, Sendab
     /// The [IANA timezone](https://timeapi.io/documentation/iana-timezones) of the user, e.g. `America/Los_Angeles`.
     public var timezone: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `WebSearchApproximateLocation`.
     ///
@@ -1723,6 +1747,8 @@ public struct WebSearchApproximateLocation: Codable, MemberwiseEquatable, Sendab
         self.region = region
         self.city = city
         self.timezone = timezone
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `WebSearchApproximateLocation` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1781,10 +1807,10 @@ public struct WebSearchPreviewTool: Codable, MemberwiseEquatable, Sendable, Spec
     public var searchContextSize: SearchContextSize?
     public var searchContentTypes: [SearchContentType]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `WebSearchPreviewTool`.
     ///
@@ -1803,6 +1829,8 @@ public struct WebSearchPreviewTool: Codable, MemberwiseEquatable, Sendable, Spec
         self.userLocation = userLocation
         self.searchContextSize = searchContextSize
         self.searchContentTypes = searchContentTypes
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `WebSearchPreviewTool` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1886,10 +1914,10 @@ public struct WebSearchTool: Codable, MemberwiseEquatable, Sendable, SpecDeviati
     /// Default: `"medium"`.
     public var searchContextSize: WebSearchContextSize?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `WebSearchTool`.
     ///
@@ -1911,6 +1939,8 @@ public struct WebSearchTool: Codable, MemberwiseEquatable, Sendable, SpecDeviati
         self.filters = filters
         self.userLocation = userLocation
         self.searchContextSize = searchContextSize
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `WebSearchTool` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1982,10 +2012,10 @@ public struct WebSearchTool: Codable, MemberwiseEquatable, Sendable, SpecDeviati
         /// Example: `["pubmed.ncbi.nlm.nih.gov"]`
         public var allowedDomains: [Swift.String]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Filters`.
         ///
@@ -1993,6 +2023,8 @@ public struct WebSearchTool: Codable, MemberwiseEquatable, Sendable, SpecDeviati
         ///   - allowedDomains: Allowed domains for the search.
         public init(allowedDomains: [Swift.String]? = nil) {
             self.allowedDomains = allowedDomains
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Filters` from its JSON object under the decoder's ``DecodingMode``; members it does

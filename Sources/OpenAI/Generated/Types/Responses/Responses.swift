@@ -77,10 +77,10 @@ public struct ApplyPatchToolParam: Codable, MemberwiseEquatable, Sendable, SpecD
     /// At least 1 item.
     public var allowedCallers: [CallableToolAllowedCaller]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ApplyPatchToolParam`.
     ///
@@ -88,6 +88,8 @@ public struct ApplyPatchToolParam: Codable, MemberwiseEquatable, Sendable, SpecD
     ///   - allowedCallers: The tool invocation context(s). At least 1 item.
     public init(allowedCallers: [CallableToolAllowedCaller]? = nil) {
         self.allowedCallers = allowedCallers
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ApplyPatchToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -134,10 +136,10 @@ public struct ApproximateLocation: Codable, MemberwiseEquatable, Sendable, SpecD
     /// The [IANA timezone](https://timeapi.io/documentation/iana-timezones) of the user, e.g. `America/Los_Angeles`.
     public var timezone: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ApproximateLocation`.
     ///
@@ -156,6 +158,8 @@ public struct ApproximateLocation: Codable, MemberwiseEquatable, Sendable, SpecD
         self.region = region
         self.city = city
         self.timezone = timezone
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ApproximateLocation` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -213,10 +217,10 @@ public struct AutoCodeInterpreterToolParam: Codable, MemberwiseEquatable, Sendab
     /// Network access policy for the container.
     public var networkPolicy: AutoCodeInterpreterToolParam.NetworkPolicy?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `AutoCodeInterpreterToolParam`.
     ///
@@ -232,6 +236,8 @@ public struct AutoCodeInterpreterToolParam: Codable, MemberwiseEquatable, Sendab
         self.fileIDs = fileIDs
         self.memoryLimit = memoryLimit
         self.networkPolicy = networkPolicy
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `AutoCodeInterpreterToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -331,10 +337,10 @@ public struct BetaAdditionalTools: Codable, MemberwiseEquatable, Sendable, SpecD
     /// The additional tool definitions made available at this item.
     public var tools: [BetaTool]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaAdditionalTools`.
     ///
@@ -353,6 +359,8 @@ public struct BetaAdditionalTools: Codable, MemberwiseEquatable, Sendable, SpecD
         self.id = id
         self.role = role
         self.tools = tools
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaAdditionalTools` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -404,10 +412,10 @@ public struct BetaAdditionalToolsItemParam: Codable, MemberwiseEquatable, Sendab
     /// A list of additional tools made available at this item.
     public var tools: [BetaTool]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaAdditionalToolsItemParam`.
     ///
@@ -423,6 +431,8 @@ public struct BetaAdditionalToolsItemParam: Codable, MemberwiseEquatable, Sendab
         self.agent = agent
         self.id = id
         self.tools = tools
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaAdditionalToolsItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -477,10 +487,10 @@ public struct BetaAgentMessage: Codable, MemberwiseEquatable, Sendable, SpecDevi
     /// Encrypted content sent between agents.
     public var content: [BetaAgentMessage.ContentItem]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaAgentMessage`.
     ///
@@ -502,6 +512,8 @@ public struct BetaAgentMessage: Codable, MemberwiseEquatable, Sendable, SpecDevi
         self.author = author
         self.recipient = recipient
         self.content = content
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaAgentMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -659,10 +671,10 @@ public struct BetaAgentMessageItemParam: Codable, MemberwiseEquatable, Sendable,
     /// Plaintext, image, or encrypted content sent between agents.
     public var content: [BetaAgentMessageItemParam.ContentItem]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaAgentMessageItemParam`.
     ///
@@ -684,6 +696,8 @@ public struct BetaAgentMessageItemParam: Codable, MemberwiseEquatable, Sendable,
         self.author = author
         self.recipient = recipient
         self.content = content
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaAgentMessageItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -789,10 +803,10 @@ public struct BetaAgentTag: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
     /// The canonical name of the agent that produced this item.
     public var agentName: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaAgentTag`.
     ///
@@ -800,6 +814,8 @@ public struct BetaAgentTag: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
     ///   - agentName: The canonical name of the agent that produced this item.
     public init(agentName: Swift.String) {
         self.agentName = agentName
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaAgentTag` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -838,10 +854,10 @@ public struct BetaAgentTagParam: Codable, MemberwiseEquatable, Sendable, SpecDev
     /// The canonical name of the agent that produced this item.
     public var agentName: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaAgentTagParam`.
     ///
@@ -849,6 +865,8 @@ public struct BetaAgentTagParam: Codable, MemberwiseEquatable, Sendable, SpecDev
     ///   - agentName: The canonical name of the agent that produced this item.
     public init(agentName: Swift.String) {
         self.agentName = agentName
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaAgentTagParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -965,10 +983,10 @@ public struct BetaApplyPatchToolCall: Codable, MemberwiseEquatable, Sendable, Sp
     /// The ID of the entity that created this tool call.
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaApplyPatchToolCall`.
     ///
@@ -996,6 +1014,8 @@ public struct BetaApplyPatchToolCall: Codable, MemberwiseEquatable, Sendable, Sp
         self.status = status
         self.operation = operation
         self.createdBy = createdBy
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaApplyPatchToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1121,10 +1141,10 @@ public struct BetaApplyPatchToolCallItemParam: Codable, MemberwiseEquatable, Sen
     /// The specific create, delete, or update instruction for the apply_patch tool call.
     public var operation: BetaApplyPatchOperationParam
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaApplyPatchToolCallItemParam`.
     ///
@@ -1149,6 +1169,8 @@ public struct BetaApplyPatchToolCallItemParam: Codable, MemberwiseEquatable, Sen
         self.caller = caller
         self.status = status
         self.operation = operation
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaApplyPatchToolCallItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1216,10 +1238,10 @@ public struct BetaApplyPatchToolCallOutput: Codable, MemberwiseEquatable, Sendab
     /// The ID of the entity that created this tool call output.
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaApplyPatchToolCallOutput`.
     ///
@@ -1247,6 +1269,8 @@ public struct BetaApplyPatchToolCallOutput: Codable, MemberwiseEquatable, Sendab
         self.status = status
         self.output = output
         self.createdBy = createdBy
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaApplyPatchToolCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1319,10 +1343,10 @@ public struct BetaApplyPatchToolCallOutputItemParam: Codable, MemberwiseEquatabl
     /// At most 10485760 characters.
     public var output: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaApplyPatchToolCallOutputItemParam`.
     ///
@@ -1347,6 +1371,8 @@ public struct BetaApplyPatchToolCallOutputItemParam: Codable, MemberwiseEquatabl
         self.caller = caller
         self.status = status
         self.output = output
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaApplyPatchToolCallOutputItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1484,10 +1510,10 @@ public struct BetaCodeInterpreterToolCall: Codable, MemberwiseEquatable, Sendabl
     /// Can be null if no outputs are available.
     public var outputs: [BetaCodeInterpreterToolCall.Output]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaCodeInterpreterToolCall`.
     ///
@@ -1512,6 +1538,8 @@ public struct BetaCodeInterpreterToolCall: Codable, MemberwiseEquatable, Sendabl
         self.containerID = containerID
         self.code = code
         self.outputs = outputs
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaCodeInterpreterToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1648,10 +1676,10 @@ public struct BetaCompactResource: Codable, MemberwiseEquatable, Sendable, SpecD
     /// Token accounting for the compaction pass, including cached, reasoning, and total tokens.
     public var usage: BetaResponseUsage
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaCompactResource`.
     ///
@@ -1670,6 +1698,8 @@ public struct BetaCompactResource: Codable, MemberwiseEquatable, Sendable, SpecD
         self.output = output
         self.createdAt = createdAt
         self.usage = usage
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaCompactResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1735,10 +1765,10 @@ public struct BetaCompactResponseMethodPublicBody: Codable, MemberwiseEquatable,
     ///   When the `service_tier` parameter is set, the response body will include the `service_tier` value based on the processing mode actually used to serve the request. This response value may be different from the value set in the parameter.
     public var serviceTier: BetaServiceTierEnum?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaCompactResponseMethodPublicBody`.
     ///
@@ -1769,6 +1799,8 @@ public struct BetaCompactResponseMethodPublicBody: Codable, MemberwiseEquatable,
         self.promptCacheRetention = promptCacheRetention
         self.promptCacheOptions = promptCacheOptions
         self.serviceTier = serviceTier
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaCompactResponseMethodPublicBody` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1834,10 +1866,10 @@ public struct BetaCompactionBody: Codable, MemberwiseEquatable, Sendable, SpecDe
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaCompactionBody`.
     ///
@@ -1856,6 +1888,8 @@ public struct BetaCompactionBody: Codable, MemberwiseEquatable, Sendable, SpecDe
         self.id = id
         self.encryptedContent = encryptedContent
         self.createdBy = createdBy
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaCompactionBody` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1911,10 +1945,10 @@ public struct BetaCompactionSummaryItemParam: Codable, MemberwiseEquatable, Send
     /// At most 20971520 characters.
     public var encryptedContent: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaCompactionSummaryItemParam`.
     ///
@@ -1930,6 +1964,8 @@ public struct BetaCompactionSummaryItemParam: Codable, MemberwiseEquatable, Send
         self.agent = agent
         self.id = id
         self.encryptedContent = encryptedContent
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaCompactionSummaryItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1976,10 +2012,10 @@ public struct BetaCompactionTriggerItemParam: Codable, MemberwiseEquatable, Send
     /// The agent that produced this item.
     public var agent: BetaAgentTagParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaCompactionTriggerItemParam`.
     ///
@@ -1987,6 +2023,8 @@ public struct BetaCompactionTriggerItemParam: Codable, MemberwiseEquatable, Send
     ///   - agent: The agent that produced this item.
     public init(agent: BetaAgentTagParam? = nil) {
         self.agent = agent
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaCompactionTriggerItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does

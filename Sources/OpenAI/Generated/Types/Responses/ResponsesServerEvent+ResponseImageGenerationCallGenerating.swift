@@ -20,10 +20,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseImageGenerationCallGenerating`.
         ///
@@ -42,6 +42,8 @@ extension ResponsesServerEvent {
             self.itemID = itemID
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseImageGenerationCallGenerating` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -101,10 +103,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseImageGenerationCallInProgress`.
         ///
@@ -123,6 +125,8 @@ extension ResponsesServerEvent {
             self.itemID = itemID
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseImageGenerationCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -194,10 +198,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseImageGenerationCallPartialImage`.
         ///
@@ -234,6 +238,8 @@ extension ResponsesServerEvent {
             self.background = background
             self.outputFormat = outputFormat
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseImageGenerationCallPartialImage` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -309,10 +315,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseInProgress`.
         ///
@@ -328,6 +334,8 @@ extension ResponsesServerEvent {
             self.response = response
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -382,10 +390,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseIncomplete`.
         ///
@@ -401,6 +409,8 @@ extension ResponsesServerEvent {
             self.response = response
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseIncomplete` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -459,10 +469,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseMCPCallArgumentsDelta`.
         ///
@@ -484,6 +494,8 @@ extension ResponsesServerEvent {
             self.delta = delta
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseMCPCallArgumentsDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -548,10 +560,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseMCPCallArgumentsDone`.
         ///
@@ -573,6 +585,8 @@ extension ResponsesServerEvent {
             self.arguments = arguments
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseMCPCallArgumentsDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -635,10 +649,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseMCPCallCompleted`.
         ///
@@ -657,6 +671,8 @@ extension ResponsesServerEvent {
             self.outputIndex = outputIndex
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseMCPCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -716,10 +732,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseMCPCallFailed`.
         ///
@@ -738,6 +754,8 @@ extension ResponsesServerEvent {
             self.outputIndex = outputIndex
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseMCPCallFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -797,10 +815,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseMCPCallInProgress`.
         ///
@@ -819,6 +837,8 @@ extension ResponsesServerEvent {
             self.outputIndex = outputIndex
             self.itemID = itemID
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseMCPCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -878,10 +898,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseMCPListToolsCompleted`.
         ///
@@ -900,6 +920,8 @@ extension ResponsesServerEvent {
             self.outputIndex = outputIndex
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseMCPListToolsCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -959,10 +981,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseMCPListToolsFailed`.
         ///
@@ -981,6 +1003,8 @@ extension ResponsesServerEvent {
             self.outputIndex = outputIndex
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseMCPListToolsFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1040,10 +1064,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseMCPListToolsInProgress`.
         ///
@@ -1062,6 +1086,8 @@ extension ResponsesServerEvent {
             self.outputIndex = outputIndex
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseMCPListToolsInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1124,10 +1150,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseOutputItemAdded`.
         ///
@@ -1146,6 +1172,8 @@ extension ResponsesServerEvent {
             self.sequenceNumber = sequenceNumber
             self.item = item
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseOutputItemAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1205,10 +1233,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseOutputItemDone`.
         ///
@@ -1227,6 +1255,8 @@ extension ResponsesServerEvent {
             self.sequenceNumber = sequenceNumber
             self.item = item
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseOutputItemDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1292,10 +1322,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseOutputTextAnnotationAdded`.
         ///
@@ -1323,6 +1353,8 @@ extension ResponsesServerEvent {
             self.sequenceNumber = sequenceNumber
             self.annotation = annotation
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseOutputTextAnnotationAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1397,10 +1429,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseOutputTextDelta`.
         ///
@@ -1428,6 +1460,8 @@ extension ResponsesServerEvent {
             self.sequenceNumber = sequenceNumber
             self.logprobs = logprobs
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseOutputTextDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1502,10 +1536,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseOutputTextDone`.
         ///
@@ -1533,6 +1567,8 @@ extension ResponsesServerEvent {
             self.sequenceNumber = sequenceNumber
             self.logprobs = logprobs
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseOutputTextDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1599,10 +1635,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseQueued`.
         ///
@@ -1618,6 +1654,8 @@ extension ResponsesServerEvent {
             self.response = response
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseQueued` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1678,10 +1716,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseReasoningSummaryPartAdded`.
         ///
@@ -1706,6 +1744,8 @@ extension ResponsesServerEvent {
             self.sequenceNumber = sequenceNumber
             self.part = part
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseReasoningSummaryPartAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1775,10 +1815,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseReasoningSummaryPartDone`.
         ///
@@ -1803,6 +1843,8 @@ extension ResponsesServerEvent {
             self.sequenceNumber = sequenceNumber
             self.part = part
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseReasoningSummaryPartDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1874,10 +1916,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseReasoningSummaryTextDelta`.
         ///
@@ -1902,6 +1944,8 @@ extension ResponsesServerEvent {
             self.delta = delta
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseReasoningSummaryTextDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1971,10 +2015,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseReasoningSummaryTextDone`.
         ///
@@ -1999,6 +2043,8 @@ extension ResponsesServerEvent {
             self.text = text
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseReasoningSummaryTextDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2068,10 +2114,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseReasoningTextDelta`.
         ///
@@ -2096,6 +2142,8 @@ extension ResponsesServerEvent {
             self.delta = delta
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseReasoningTextDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2165,10 +2213,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseReasoningTextDone`.
         ///
@@ -2193,6 +2241,8 @@ extension ResponsesServerEvent {
             self.text = text
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseReasoningTextDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2262,10 +2312,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseRefusalDelta`.
         ///
@@ -2290,6 +2340,8 @@ extension ResponsesServerEvent {
             self.delta = delta
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseRefusalDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2359,10 +2411,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseRefusalDone`.
         ///
@@ -2387,6 +2439,8 @@ extension ResponsesServerEvent {
             self.refusal = refusal
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseRefusalDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2454,10 +2508,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseShellCallCommandAdded`.
         ///
@@ -2479,6 +2533,8 @@ extension ResponsesServerEvent {
             self.commandIndex = commandIndex
             self.command = command
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseShellCallCommandAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2545,10 +2601,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseShellCallCommandDelta`.
         ///
@@ -2573,6 +2629,8 @@ extension ResponsesServerEvent {
             self.delta = delta
             self.obfuscation = obfuscation
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseShellCallCommandDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2640,10 +2698,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseShellCallCommandDone`.
         ///
@@ -2665,6 +2723,8 @@ extension ResponsesServerEvent {
             self.commandIndex = commandIndex
             self.command = command
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseShellCallCommandDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2731,10 +2791,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseShellCallOutputContentDelta`.
         ///
@@ -2759,6 +2819,8 @@ extension ResponsesServerEvent {
             self.commandIndex = commandIndex
             self.delta = delta
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseShellCallOutputContentDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2828,10 +2890,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseShellCallOutputContentDone`.
         ///
@@ -2856,6 +2918,8 @@ extension ResponsesServerEvent {
             self.commandIndex = commandIndex
             self.output = output
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseShellCallOutputContentDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2921,10 +2985,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseWebSearchCallCompleted`.
         ///
@@ -2943,6 +3007,8 @@ extension ResponsesServerEvent {
             self.itemID = itemID
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseWebSearchCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3002,10 +3068,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseWebSearchCallInProgress`.
         ///
@@ -3024,6 +3090,8 @@ extension ResponsesServerEvent {
             self.itemID = itemID
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseWebSearchCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3083,10 +3151,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseWebSearchCallSearching`.
         ///
@@ -3105,6 +3173,8 @@ extension ResponsesServerEvent {
             self.itemID = itemID
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseWebSearchCallSearching` from its JSON object under the decoder's ``DecodingMode``; members it does

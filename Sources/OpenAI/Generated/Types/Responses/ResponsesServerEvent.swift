@@ -403,10 +403,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseAudioDelta`.
         ///
@@ -422,6 +422,8 @@ extension ResponsesServerEvent {
             self.sequenceNumber = sequenceNumber
             self.delta = delta
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseAudioDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -474,10 +476,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseAudioDone`.
         ///
@@ -490,6 +492,8 @@ extension ResponsesServerEvent {
         ) {
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseAudioDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -541,10 +545,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseAudioTranscriptDelta`.
         ///
@@ -560,6 +564,8 @@ extension ResponsesServerEvent {
             self.delta = delta
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseAudioTranscriptDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -612,10 +618,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseAudioTranscriptDone`.
         ///
@@ -628,6 +634,8 @@ extension ResponsesServerEvent {
         ) {
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseAudioTranscriptDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -683,10 +691,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseCodeInterpreterCallCodeDelta`.
         ///
@@ -708,6 +716,8 @@ extension ResponsesServerEvent {
             self.delta = delta
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseCodeInterpreterCallCodeDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -772,10 +782,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseCodeInterpreterCallCodeDone`.
         ///
@@ -797,6 +807,8 @@ extension ResponsesServerEvent {
             self.code = code
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseCodeInterpreterCallCodeDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -859,10 +871,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseCodeInterpreterCallCompleted`.
         ///
@@ -881,6 +893,8 @@ extension ResponsesServerEvent {
             self.itemID = itemID
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseCodeInterpreterCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -940,10 +954,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseCodeInterpreterCallInProgress`.
         ///
@@ -962,6 +976,8 @@ extension ResponsesServerEvent {
             self.itemID = itemID
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseCodeInterpreterCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1021,10 +1037,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseCodeInterpreterCallInterpreting`.
         ///
@@ -1043,6 +1059,8 @@ extension ResponsesServerEvent {
             self.itemID = itemID
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseCodeInterpreterCallInterpreting` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1100,10 +1118,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseCompleted`.
         ///
@@ -1119,6 +1137,8 @@ extension ResponsesServerEvent {
             self.response = response
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1179,10 +1199,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseContentPartAdded`.
         ///
@@ -1207,6 +1227,8 @@ extension ResponsesServerEvent {
             self.part = part
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseContentPartAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1276,10 +1298,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseContentPartDone`.
         ///
@@ -1304,6 +1326,8 @@ extension ResponsesServerEvent {
             self.sequenceNumber = sequenceNumber
             self.part = part
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseContentPartDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1367,10 +1391,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseCreated`.
         ///
@@ -1386,6 +1410,8 @@ extension ResponsesServerEvent {
             self.response = response
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1444,10 +1470,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseCustomToolCallInputDelta`.
         ///
@@ -1469,6 +1495,8 @@ extension ResponsesServerEvent {
             self.itemID = itemID
             self.delta = delta
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseCustomToolCallInputDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1533,10 +1561,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseCustomToolCallInputDone`.
         ///
@@ -1558,6 +1586,8 @@ extension ResponsesServerEvent {
             self.itemID = itemID
             self.input = input
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseCustomToolCallInputDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1618,10 +1648,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseFailed`.
         ///
@@ -1637,6 +1667,8 @@ extension ResponsesServerEvent {
             self.sequenceNumber = sequenceNumber
             self.response = response
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1693,10 +1725,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseFileSearchCallCompleted`.
         ///
@@ -1715,6 +1747,8 @@ extension ResponsesServerEvent {
             self.itemID = itemID
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseFileSearchCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1774,10 +1808,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseFileSearchCallInProgress`.
         ///
@@ -1796,6 +1830,8 @@ extension ResponsesServerEvent {
             self.itemID = itemID
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseFileSearchCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1855,10 +1891,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseFileSearchCallSearching`.
         ///
@@ -1877,6 +1913,8 @@ extension ResponsesServerEvent {
             self.itemID = itemID
             self.sequenceNumber = sequenceNumber
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseFileSearchCallSearching` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1938,10 +1976,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseFunctionCallArgumentsDelta`.
         ///
@@ -1963,6 +2001,8 @@ extension ResponsesServerEvent {
             self.sequenceNumber = sequenceNumber
             self.delta = delta
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseFunctionCallArgumentsDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2029,10 +2069,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseFunctionCallArgumentsDone`.
         ///
@@ -2057,6 +2097,8 @@ extension ResponsesServerEvent {
             self.sequenceNumber = sequenceNumber
             self.arguments = arguments
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseFunctionCallArgumentsDone` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2122,10 +2164,10 @@ extension ResponsesServerEvent {
         /// `stream_id`.
         public var streamID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ResponseImageGenerationCallCompleted`.
         ///
@@ -2144,6 +2186,8 @@ extension ResponsesServerEvent {
             self.sequenceNumber = sequenceNumber
             self.itemID = itemID
             self.streamID = streamID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ResponseImageGenerationCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -40,10 +40,10 @@ public struct ChatCompletionStreamOptions: Codable, MemberwiseEquatable, Sendabl
     /// your application and the OpenAI API.
     public var includeObfuscation: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChatCompletionStreamOptions`.
     ///
@@ -56,6 +56,8 @@ public struct ChatCompletionStreamOptions: Codable, MemberwiseEquatable, Sendabl
     ) {
         self.includeUsage = includeUsage
         self.includeObfuscation = includeObfuscation
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChatCompletionStreamOptions` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -96,14 +98,16 @@ public struct ChatCompletionStreamOptions: Codable, MemberwiseEquatable, Sendabl
 public struct CodeInterpreterFileOutput: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var files: [CodeInterpreterFileOutput.File]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CodeInterpreterFileOutput`.
     public init(files: [CodeInterpreterFileOutput.File]) {
         self.files = files
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CodeInterpreterFileOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -143,10 +147,10 @@ public struct CodeInterpreterFileOutput: Codable, MemberwiseEquatable, Sendable,
         /// The ID of the file.
         public var fileID: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `File`.
         ///
@@ -159,6 +163,8 @@ public struct CodeInterpreterFileOutput: Codable, MemberwiseEquatable, Sendable,
         ) {
             self.mimeType = mimeType
             self.fileID = fileID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `File` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -201,10 +207,10 @@ public struct CodeInterpreterTextOutput: Codable, MemberwiseEquatable, Sendable,
     /// The logs of the code interpreter tool call.
     public var logs: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CodeInterpreterTextOutput`.
     ///
@@ -212,6 +218,8 @@ public struct CodeInterpreterTextOutput: Codable, MemberwiseEquatable, Sendable,
     ///   - logs: The logs of the code interpreter tool call.
     public init(logs: Swift.String) {
         self.logs = logs
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CodeInterpreterTextOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -266,10 +274,10 @@ public struct CompletionUsage: Codable, MemberwiseEquatable, Sendable, SpecDevia
     /// Breakdown of tokens used in the prompt.
     public var promptTokensDetails: CompletionUsage.PromptTokensDetails?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CompletionUsage`.
     ///
@@ -291,6 +299,8 @@ public struct CompletionUsage: Codable, MemberwiseEquatable, Sendable, SpecDevia
         self.totalTokens = totalTokens
         self.completionTokensDetails = completionTokensDetails
         self.promptTokensDetails = promptTokensDetails
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CompletionUsage` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -361,10 +371,10 @@ public struct CompletionUsage: Codable, MemberwiseEquatable, Sendable, SpecDevia
         /// Default: `0`.
         public var rejectedPredictionTokens: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `CompletionTokensDetails`.
         ///
@@ -386,6 +396,8 @@ public struct CompletionUsage: Codable, MemberwiseEquatable, Sendable, SpecDevia
             self.reasoningTokens = reasoningTokens
             self.textTokens = textTokens
             self.rejectedPredictionTokens = rejectedPredictionTokens
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `CompletionTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -450,10 +462,10 @@ public struct CompletionUsage: Codable, MemberwiseEquatable, Sendable, SpecDevia
         /// Default: `0`.
         public var cacheWriteTokens: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `PromptTokensDetails`.
         ///
@@ -475,6 +487,8 @@ public struct CompletionUsage: Codable, MemberwiseEquatable, Sendable, SpecDevia
             self.textTokens = textTokens
             self.imageTokens = imageTokens
             self.cacheWriteTokens = cacheWriteTokens
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `PromptTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -538,10 +552,10 @@ public struct ContainerFileCitationParam: Codable, MemberwiseEquatable, Sendable
     /// The filename of the container file cited.
     public var filename: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ContainerFileCitationParam`.
     ///
@@ -563,6 +577,8 @@ public struct ContainerFileCitationParam: Codable, MemberwiseEquatable, Sendable
         self.containerID = containerID
         self.fileID = fileID
         self.filename = filename
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ContainerFileCitationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -615,10 +631,10 @@ public struct ContainerReferenceParam: Codable, MemberwiseEquatable, Sendable, S
     /// The ID of the referenced container.
     public var containerID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ContainerReferenceParam`.
     ///
@@ -626,6 +642,8 @@ public struct ContainerReferenceParam: Codable, MemberwiseEquatable, Sendable, S
     ///   - containerID: The ID of the referenced container.
     public init(containerID: Swift.String) {
         self.containerID = containerID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ContainerReferenceParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -727,10 +745,10 @@ public struct CreateModelResponseProperties: Codable, MemberwiseEquatable, Senda
     /// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](https://platform.openai.com/docs/guides/prompt-caching) for current details.
     public var promptCacheOptions: PromptCacheOptionsParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateModelResponseProperties`.
     ///
@@ -764,6 +782,8 @@ public struct CreateModelResponseProperties: Codable, MemberwiseEquatable, Senda
         self.promptCacheKey = promptCacheKey
         self._promptCacheRetention = promptCacheRetention
         self.promptCacheOptions = promptCacheOptions
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateModelResponseProperties` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -828,10 +848,10 @@ public struct DragPoint: Codable, MemberwiseEquatable, Sendable, SpecDeviationRe
     /// The y-coordinate.
     public var y: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `DragPoint`.
     ///
@@ -844,6 +864,8 @@ public struct DragPoint: Codable, MemberwiseEquatable, Sendable, SpecDeviationRe
     ) {
         self.x = x
         self.y = y
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `DragPoint` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -890,10 +912,10 @@ public struct ErrorObject: Codable, MemberwiseEquatable, Sendable, SpecDeviation
     public var param: Swift.String?
     public var type: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ErrorObject`.
     public init(
@@ -906,6 +928,8 @@ public struct ErrorObject: Codable, MemberwiseEquatable, Sendable, SpecDeviation
         self.message = message
         self.param = param
         self.type = type
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ErrorObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -950,14 +974,16 @@ public struct ErrorObject: Codable, MemberwiseEquatable, Sendable, SpecDeviation
 public struct ErrorResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var error: ErrorObject
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ErrorResponse`.
     public init(error: ErrorObject) {
         self.error = error
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ErrorResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1003,10 +1029,10 @@ public struct EvalItem: Codable, MemberwiseEquatable, Sendable, SpecDeviationRep
     /// Inputs to the model - can contain template strings. Supports text, output text, input images, and input audio, either as a single item or an array of items.
     public var content: EvalItemContent
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `EvalItem`.
     ///
@@ -1019,6 +1045,8 @@ public struct EvalItem: Codable, MemberwiseEquatable, Sendable, SpecDeviationRep
     ) {
         self.role = role
         self.content = content
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `EvalItem` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1220,10 +1248,10 @@ public struct EvalItemContentOutputText: Codable, MemberwiseEquatable, Sendable,
     /// The text output from the model.
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `EvalItemContentOutputText`.
     ///
@@ -1231,6 +1259,8 @@ public struct EvalItemContentOutputText: Codable, MemberwiseEquatable, Sendable,
     ///   - text: The text output from the model.
     public init(text: Swift.String) {
         self.text = text
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `EvalItemContentOutputText` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1278,10 +1308,10 @@ public struct EvalItemInputImage: Codable, MemberwiseEquatable, Sendable, SpecDe
     /// The detail level of the image to be sent to the model. One of `high`, `low`, or `auto`. Defaults to `auto`.
     public var detail: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `EvalItemInputImage`.
     ///
@@ -1294,6 +1324,8 @@ public struct EvalItemInputImage: Codable, MemberwiseEquatable, Sendable, SpecDe
     ) {
         self.imageURL = imageURL
         self.detail = detail
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `EvalItemInputImage` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1343,10 +1375,10 @@ public struct FileCitationParam: Codable, MemberwiseEquatable, Sendable, SpecDev
     /// The filename of the file cited.
     public var filename: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FileCitationParam`.
     ///
@@ -1362,6 +1394,8 @@ public struct FileCitationParam: Codable, MemberwiseEquatable, Sendable, SpecDev
         self.index = index
         self.fileID = fileID
         self.filename = filename
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FileCitationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1410,10 +1444,10 @@ public struct FileExpirationAfter: Codable, MemberwiseEquatable, Sendable, SpecD
     /// At least 3600, at most 2592000.
     public var seconds: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FileExpirationAfter`.
     ///
@@ -1421,6 +1455,8 @@ public struct FileExpirationAfter: Codable, MemberwiseEquatable, Sendable, SpecD
     ///   - seconds: The number of seconds after the anchor time that the file will expire. At least 3600, at most 2592000.
     public init(seconds: Swift.Int) {
         self.seconds = seconds
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FileExpirationAfter` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1469,10 +1505,10 @@ public struct FunctionObject: Codable, MemberwiseEquatable, Sendable, SpecDeviat
     /// Default: `false`.
     public var strict: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FunctionObject`.
     ///
@@ -1491,6 +1527,8 @@ public struct FunctionObject: Codable, MemberwiseEquatable, Sendable, SpecDeviat
         self.name = name
         self.parameters = parameters
         self.strict = strict
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FunctionObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1546,10 +1584,10 @@ public struct FunctionShellCallOutputContent: Codable, MemberwiseEquatable, Send
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FunctionShellCallOutputContent`.
     ///
@@ -1568,6 +1606,8 @@ public struct FunctionShellCallOutputContent: Codable, MemberwiseEquatable, Send
         self.stderr = stderr
         self.outcome = outcome
         self.createdBy = createdBy
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FunctionShellCallOutputContent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1666,10 +1706,10 @@ public struct FunctionShellCallOutputExitOutcome: Codable, MemberwiseEquatable, 
     /// Exit code from the shell process.
     public var exitCode: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FunctionShellCallOutputExitOutcome`.
     ///
@@ -1677,6 +1717,8 @@ public struct FunctionShellCallOutputExitOutcome: Codable, MemberwiseEquatable, 
     ///   - exitCode: Exit code from the shell process.
     public init(exitCode: Swift.Int) {
         self.exitCode = exitCode
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FunctionShellCallOutputExitOutcome` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1717,13 +1759,15 @@ public struct FunctionShellCallOutputExitOutcome: Codable, MemberwiseEquatable, 
 /// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputTimeoutOutcome`.
 public struct FunctionShellCallOutputTimeoutOutcome: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FunctionShellCallOutputTimeoutOutcome`.
     public init() {
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FunctionShellCallOutputTimeoutOutcome` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1775,10 +1819,10 @@ public struct FunctionToolCall: Codable, MemberwiseEquatable, Sendable, SpecDevi
     /// `incomplete`. Populated when items are returned via API.
     public var status: MessageStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FunctionToolCall`.
     ///
@@ -1806,6 +1850,8 @@ public struct FunctionToolCall: Codable, MemberwiseEquatable, Sendable, SpecDevi
         self.name = name
         self.arguments = arguments
         self.status = status
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FunctionToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1879,10 +1925,10 @@ public struct FunctionToolCallOutput: Codable, MemberwiseEquatable, Sendable, Sp
     /// `incomplete`. Populated when items are returned via API.
     public var status: MessageStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FunctionToolCallOutput`.
     ///
@@ -1910,6 +1956,8 @@ public struct FunctionToolCallOutput: Codable, MemberwiseEquatable, Sendable, Sp
         self.caller = caller
         self.output = output
         self.status = status
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FunctionToolCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2030,10 +2078,10 @@ public struct GraderLabelModel: Codable, MemberwiseEquatable, Sendable, SpecDevi
     /// The labels that indicate a passing result. Must be a subset of labels.
     public var passingLabels: [Swift.String]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `GraderLabelModel`.
     ///
@@ -2055,6 +2103,8 @@ public struct GraderLabelModel: Codable, MemberwiseEquatable, Sendable, SpecDevi
         self.input = input
         self.labels = labels
         self.passingLabels = passingLabels
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `GraderLabelModel` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2170,14 +2220,16 @@ public struct IncludeEnum: OpenEnum {
 public struct InputAudio: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var inputAudio: OpenAI.InputAudio.InputAudio
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `InputAudio`.
     public init(inputAudio: OpenAI.InputAudio.InputAudio) {
         self.inputAudio = inputAudio
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `InputAudio` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2218,10 +2270,10 @@ public struct InputAudio: Codable, MemberwiseEquatable, Sendable, SpecDeviationR
         /// `wav`.
         public var format: OpenAI.InputAudio.InputAudio.Format
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `InputAudio`.
         ///
@@ -2234,6 +2286,8 @@ public struct InputAudio: Codable, MemberwiseEquatable, Sendable, SpecDeviationR
         ) {
             self.data = data
             self.format = format
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `InputAudio` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2298,10 +2352,10 @@ public struct LocalEnvironmentParam: Codable, MemberwiseEquatable, Sendable, Spe
     /// At most 200 items.
     public var skills: [LocalSkillParam]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `LocalEnvironmentParam`.
     ///
@@ -2309,6 +2363,8 @@ public struct LocalEnvironmentParam: Codable, MemberwiseEquatable, Sendable, Spe
     ///   - skills: An optional list of skills. At most 200 items.
     public init(skills: [LocalSkillParam]? = nil) {
         self.skills = skills
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `LocalEnvironmentParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2353,10 +2409,10 @@ public struct LocalSkillParam: Codable, MemberwiseEquatable, Sendable, SpecDevia
     /// The path to the directory containing the skill.
     public var path: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `LocalSkillParam`.
     ///
@@ -2372,6 +2428,8 @@ public struct LocalSkillParam: Codable, MemberwiseEquatable, Sendable, SpecDevia
         self.name = name
         self.description = description
         self.path = path
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `LocalSkillParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2422,14 +2480,16 @@ public typealias Metadata = [Swift.String: Swift.String]
 public struct ModerationConfigParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var mode: ModerationMode
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ModerationConfigParam`.
     public init(mode: ModerationMode) {
         self.mode = mode
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ModerationConfigParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2490,10 +2550,10 @@ public struct ModerationParam: Codable, MemberwiseEquatable, Sendable, SpecDevia
     /// The policy to apply to moderated response input and output.
     public var policy: ModerationPolicyParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ModerationParam`.
     ///
@@ -2506,6 +2566,8 @@ public struct ModerationParam: Codable, MemberwiseEquatable, Sendable, SpecDevia
     ) {
         self.model = model
         self.policy = policy
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ModerationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2551,10 +2613,10 @@ public struct ModerationPolicyParam: Codable, MemberwiseEquatable, Sendable, Spe
     /// The moderation policy for the response output.
     public var output: ModerationConfigParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ModerationPolicyParam`.
     ///
@@ -2567,6 +2629,8 @@ public struct ModerationPolicyParam: Codable, MemberwiseEquatable, Sendable, Spe
     ) {
         self.input = input
         self.output = output
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ModerationPolicyParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2629,10 +2693,10 @@ public struct OutputAudio: Codable, MemberwiseEquatable, Sendable, SpecDeviation
     /// The transcript of the audio data from the model.
     public var transcript: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `OutputAudio`.
     ///
@@ -2645,6 +2709,8 @@ public struct OutputAudio: Codable, MemberwiseEquatable, Sendable, SpecDeviation
     ) {
         self.data = data
         self.transcript = transcript
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `OutputAudio` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2697,10 +2763,10 @@ public struct OutputMessage: Codable, MemberwiseEquatable, Sendable, SpecDeviati
     /// `incomplete`. Populated when input items are returned via API.
     public var status: MessageStatus
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `OutputMessage`.
     ///
@@ -2719,6 +2785,8 @@ public struct OutputMessage: Codable, MemberwiseEquatable, Sendable, SpecDeviati
         self.content = content
         self.phase = phase
         self.status = status
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `OutputMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3004,10 +3072,10 @@ public struct TextResponseFormatJSONSchema: Codable, MemberwiseEquatable, Sendab
     /// Default: `false`.
     public var strict: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `TextResponseFormatJSONSchema`.
     ///
@@ -3026,6 +3094,8 @@ public struct TextResponseFormatJSONSchema: Codable, MemberwiseEquatable, Sendab
         self.name = name
         self.schema = schema
         self.strict = strict
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `TextResponseFormatJSONSchema` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3085,10 +3155,10 @@ public struct URLCitationParam: Codable, MemberwiseEquatable, Sendable, SpecDevi
     /// The title of the cited resource.
     public var title: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `URLCitationParam`.
     ///
@@ -3107,6 +3177,8 @@ public struct URLCitationParam: Codable, MemberwiseEquatable, Sendable, SpecDevi
         self.endIndex = endIndex
         self.url = url
         self.title = title
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `URLCitationParam` from its JSON object under the decoder's ``DecodingMode``; members it does

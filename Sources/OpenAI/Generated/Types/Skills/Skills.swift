@@ -10,14 +10,16 @@ import OpenAIRuntime
 public struct CreateSkillBody: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     public var files: CreateSkillBody.Files
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateSkillBody`.
     public init(files: CreateSkillBody.Files) {
         self.files = files
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateSkillBody` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -109,10 +111,10 @@ public struct CreateSkillVersionBody: Codable, MemberwiseEquatable, Sendable, Sp
     /// Whether to set this version as the default.
     public var `default`: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateSkillVersionBody`.
     ///
@@ -125,6 +127,8 @@ public struct CreateSkillVersionBody: Codable, MemberwiseEquatable, Sendable, Sp
     ) {
         self.files = files
         self.`default` = `default`
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateSkillVersionBody` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -217,10 +221,10 @@ public struct DeletedSkillResource: Codable, MemberwiseEquatable, Sendable, Spec
     public var deleted: Swift.Bool
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `DeletedSkillResource`.
     public init(
@@ -229,6 +233,8 @@ public struct DeletedSkillResource: Codable, MemberwiseEquatable, Sendable, Spec
     ) {
         self.deleted = deleted
         self.id = id
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `DeletedSkillResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -272,10 +278,10 @@ public struct DeletedSkillVersionResource: Codable, MemberwiseEquatable, Sendabl
     /// The deleted skill version.
     public var version: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `DeletedSkillVersionResource`.
     ///
@@ -291,6 +297,8 @@ public struct DeletedSkillVersionResource: Codable, MemberwiseEquatable, Sendabl
         self.deleted = deleted
         self.id = id
         self.version = version
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `DeletedSkillVersionResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -337,10 +345,10 @@ public struct SetDefaultSkillVersionBody: Codable, MemberwiseEquatable, Sendable
     /// The skill version number to set as default.
     public var defaultVersion: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `SetDefaultSkillVersionBody`.
     ///
@@ -348,6 +356,8 @@ public struct SetDefaultSkillVersionBody: Codable, MemberwiseEquatable, Sendable
     ///   - defaultVersion: The skill version number to set as default.
     public init(defaultVersion: Swift.String) {
         self.defaultVersion = defaultVersion
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `SetDefaultSkillVersionBody` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -390,10 +400,10 @@ public struct SkillListResource: Codable, MemberwiseEquatable, Sendable, SpecDev
     /// Whether there are more items available.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `SkillListResource`.
     ///
@@ -412,6 +422,8 @@ public struct SkillListResource: Codable, MemberwiseEquatable, Sendable, SpecDev
         self.firstID = firstID
         self.lastID = lastID
         self.hasMore = hasMore
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `SkillListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -477,10 +489,10 @@ public struct SkillResource: Codable, MemberwiseEquatable, Sendable, SpecDeviati
     /// Latest version for the skill.
     public var latestVersion: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `SkillResource`.
     ///
@@ -505,6 +517,8 @@ public struct SkillResource: Codable, MemberwiseEquatable, Sendable, SpecDeviati
         self.createdAt = createdAt
         self.defaultVersion = defaultVersion
         self.latestVersion = latestVersion
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `SkillResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -564,10 +578,10 @@ public struct SkillVersionListResource: Codable, MemberwiseEquatable, Sendable, 
     /// Whether there are more items available.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `SkillVersionListResource`.
     ///
@@ -586,6 +600,8 @@ public struct SkillVersionListResource: Codable, MemberwiseEquatable, Sendable, 
         self.firstID = firstID
         self.lastID = lastID
         self.hasMore = hasMore
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `SkillVersionListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -651,10 +667,10 @@ public struct SkillVersionResource: Codable, MemberwiseEquatable, Sendable, Spec
     /// Description of the skill version.
     public var description: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `SkillVersionResource`.
     ///
@@ -679,6 +695,8 @@ public struct SkillVersionResource: Codable, MemberwiseEquatable, Sendable, Spec
         self.createdAt = createdAt
         self.name = name
         self.description = description
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `SkillVersionResource` from its JSON object under the decoder's ``DecodingMode``; members it does

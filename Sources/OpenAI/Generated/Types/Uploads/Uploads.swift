@@ -11,10 +11,10 @@ public struct AddUploadPartRequest: Codable, MemberwiseEquatable, Sendable, Spec
     /// Raw bytes.
     public var data: FileUpload
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `AddUploadPartRequest`.
     ///
@@ -22,6 +22,8 @@ public struct AddUploadPartRequest: Codable, MemberwiseEquatable, Sendable, Spec
     ///   - data: The chunk of bytes for this Part.
     public init(data: FileUpload) {
         self.data = data
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `AddUploadPartRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -64,10 +66,10 @@ public struct CompleteUploadRequest: Codable, MemberwiseEquatable, Sendable, Spe
     /// The optional md5 checksum for the file contents to verify if the bytes uploaded matches what you expect.
     public var md5: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CompleteUploadRequest`.
     ///
@@ -80,6 +82,8 @@ public struct CompleteUploadRequest: Codable, MemberwiseEquatable, Sendable, Spe
     ) {
         self.partIDs = partIDs
         self.md5 = md5
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CompleteUploadRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -134,10 +138,10 @@ public struct CreateUploadRequest: Codable, MemberwiseEquatable, Sendable, SpecD
     /// The expiration policy for a file. By default, files with `purpose=batch` expire after 30 days and all other files are persisted until they are manually deleted.
     public var expiresAfter: FileExpirationAfter?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateUploadRequest`.
     ///
@@ -159,6 +163,8 @@ public struct CreateUploadRequest: Codable, MemberwiseEquatable, Sendable, SpecD
         self.bytes = bytes
         self.mimeType = mimeType
         self.expiresAfter = expiresAfter
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateUploadRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -251,10 +257,10 @@ public struct Upload: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepor
     /// The `File` object represents a document that has been uploaded to OpenAI.
     public var file: OpenAIFile?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Upload`.
     ///
@@ -285,6 +291,8 @@ public struct Upload: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepor
         self.status = status
         self.expiresAt = expiresAt
         self.file = file
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Upload` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -375,10 +383,10 @@ public struct UploadPart: Codable, MemberwiseEquatable, Sendable, SpecDeviationR
     /// The ID of the Upload object that this Part was added to.
     public var uploadID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `UploadPart`.
     ///
@@ -394,6 +402,8 @@ public struct UploadPart: Codable, MemberwiseEquatable, Sendable, SpecDeviationR
         self.id = id
         self.createdAt = createdAt
         self.uploadID = uploadID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `UploadPart` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -9,13 +9,15 @@ import OpenAIRuntime
 /// - Remark: Generated from `#/components/schemas/AutoChunkingStrategyRequestParam`.
 public struct AutoChunkingStrategyRequestParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `AutoChunkingStrategyRequestParam`.
     public init() {
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `AutoChunkingStrategyRequestParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -118,10 +120,10 @@ public struct ComparisonFilter: Codable, MemberwiseEquatable, Sendable, SpecDevi
     /// The value to compare against the attribute key; supports string, number, or boolean types.
     public var value: ComparisonFilter.Value
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ComparisonFilter`.
     ///
@@ -137,6 +139,8 @@ public struct ComparisonFilter: Codable, MemberwiseEquatable, Sendable, SpecDevi
         self.type = type
         self.key = key
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ComparisonFilter` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -360,10 +364,10 @@ public struct CompoundFilter: Codable, MemberwiseEquatable, Sendable, SpecDeviat
     /// Array of filters to combine. Items can be `ComparisonFilter` or `CompoundFilter`.
     public var filters: [CompoundFilter.Filter]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CompoundFilter`.
     ///
@@ -376,6 +380,8 @@ public struct CompoundFilter: Codable, MemberwiseEquatable, Sendable, SpecDeviat
     ) {
         self.type = type
         self.filters = filters
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CompoundFilter` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -495,10 +501,10 @@ public struct CreateVectorStoreFileBatchRequest: Codable, MemberwiseEquatable, S
     /// length of 512 characters, booleans, or numbers.
     public var attributes: VectorStoreFileAttributes?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateVectorStoreFileBatchRequest`.
     ///
@@ -517,6 +523,8 @@ public struct CreateVectorStoreFileBatchRequest: Codable, MemberwiseEquatable, S
         self.files = files
         self.chunkingStrategy = chunkingStrategy
         self.attributes = attributes
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateVectorStoreFileBatchRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -570,10 +578,10 @@ public struct CreateVectorStoreFileRequest: Codable, MemberwiseEquatable, Sendab
     /// length of 512 characters, booleans, or numbers.
     public var attributes: VectorStoreFileAttributes?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateVectorStoreFileRequest`.
     ///
@@ -589,6 +597,8 @@ public struct CreateVectorStoreFileRequest: Codable, MemberwiseEquatable, Sendab
         self.fileID = fileID
         self.chunkingStrategy = chunkingStrategy
         self.attributes = attributes
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateVectorStoreFileRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -648,10 +658,10 @@ public struct CreateVectorStoreRequest: Codable, MemberwiseEquatable, Sendable, 
     /// with a maximum length of 512 characters.
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateVectorStoreRequest`.
     ///
@@ -676,6 +686,8 @@ public struct CreateVectorStoreRequest: Codable, MemberwiseEquatable, Sendable, 
         self.expiresAfter = expiresAfter
         self.chunkingStrategy = chunkingStrategy
         self.metadata = metadata
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateVectorStoreRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -776,10 +788,10 @@ public struct DeleteVectorStoreFileResponse: Codable, MemberwiseEquatable, Senda
     public var id: Swift.String
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `DeleteVectorStoreFileResponse`.
     public init(
@@ -788,6 +800,8 @@ public struct DeleteVectorStoreFileResponse: Codable, MemberwiseEquatable, Senda
     ) {
         self.id = id
         self.deleted = deleted
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `DeleteVectorStoreFileResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -829,10 +843,10 @@ public struct DeleteVectorStoreResponse: Codable, MemberwiseEquatable, Sendable,
     public var id: Swift.String
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `DeleteVectorStoreResponse`.
     public init(
@@ -841,6 +855,8 @@ public struct DeleteVectorStoreResponse: Codable, MemberwiseEquatable, Sendable,
     ) {
         self.id = id
         self.deleted = deleted
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `DeleteVectorStoreResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -885,10 +901,10 @@ public struct ListVectorStoreFilesResponse: Codable, MemberwiseEquatable, Sendab
     public var lastID: Swift.String
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ListVectorStoreFilesResponse`.
     public init(
@@ -903,6 +919,8 @@ public struct ListVectorStoreFilesResponse: Codable, MemberwiseEquatable, Sendab
         self.firstID = firstID
         self.lastID = lastID
         self.hasMore = hasMore
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ListVectorStoreFilesResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -962,10 +980,10 @@ public struct ListVectorStoresResponse: Codable, MemberwiseEquatable, Sendable, 
     public var lastID: Swift.String
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ListVectorStoresResponse`.
     public init(
@@ -980,6 +998,8 @@ public struct ListVectorStoresResponse: Codable, MemberwiseEquatable, Sendable, 
         self.firstID = firstID
         self.lastID = lastID
         self.hasMore = hasMore
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ListVectorStoresResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1036,13 +1056,15 @@ public struct ListVectorStoresResponse: Codable, MemberwiseEquatable, Sendable, 
 /// - Remark: Generated from `#/components/schemas/OtherChunkingStrategyResponseParam`.
 public struct OtherChunkingStrategyResponseParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `OtherChunkingStrategyResponseParam`.
     public init() {
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `OtherChunkingStrategyResponseParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1084,10 +1106,10 @@ public struct StaticChunkingStrategy: Codable, MemberwiseEquatable, Sendable, Sp
     /// Note that the overlap must not exceed half of `max_chunk_size_tokens`.
     public var chunkOverlapTokens: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `StaticChunkingStrategy`.
     ///
@@ -1100,6 +1122,8 @@ public struct StaticChunkingStrategy: Codable, MemberwiseEquatable, Sendable, Sp
     ) {
         self.maxChunkSizeTokens = maxChunkSizeTokens
         self.chunkOverlapTokens = chunkOverlapTokens
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `StaticChunkingStrategy` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1140,14 +1164,16 @@ public struct StaticChunkingStrategy: Codable, MemberwiseEquatable, Sendable, Sp
 public struct StaticChunkingStrategyRequestParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var `static`: StaticChunkingStrategy
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `StaticChunkingStrategyRequestParam`.
     public init(`static`: StaticChunkingStrategy) {
         self.`static` = `static`
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `StaticChunkingStrategyRequestParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1187,14 +1213,16 @@ public struct StaticChunkingStrategyRequestParam: Codable, MemberwiseEquatable, 
 public struct StaticChunkingStrategyResponseParam: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var `static`: StaticChunkingStrategy
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `StaticChunkingStrategyResponseParam`.
     public init(`static`: StaticChunkingStrategy) {
         self.`static` = `static`
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `StaticChunkingStrategyResponseParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1237,10 +1265,10 @@ public struct UpdateVectorStoreFileAttributesRequest: Codable, MemberwiseEquatab
     /// length of 512 characters, booleans, or numbers.
     public var attributes: VectorStoreFileAttributes?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `UpdateVectorStoreFileAttributesRequest`.
     ///
@@ -1248,6 +1276,8 @@ public struct UpdateVectorStoreFileAttributesRequest: Codable, MemberwiseEquatab
     ///   - attributes: Set of 16 key-value pairs that can be attached to an object.
     public init(attributes: VectorStoreFileAttributes? = nil) {
         self.attributes = attributes
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `UpdateVectorStoreFileAttributesRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1293,10 +1323,10 @@ public struct UpdateVectorStoreRequest: Codable, MemberwiseEquatable, Sendable, 
     /// with a maximum length of 512 characters.
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `UpdateVectorStoreRequest`.
     ///
@@ -1312,6 +1342,8 @@ public struct UpdateVectorStoreRequest: Codable, MemberwiseEquatable, Sendable, 
         self.name = name
         self.expiresAfter = expiresAfter
         self.metadata = metadata
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `UpdateVectorStoreRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1358,10 +1390,10 @@ public struct VectorStoreExpirationAfter: Codable, MemberwiseEquatable, Sendable
     /// At least 1, at most 365.
     public var days: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `VectorStoreExpirationAfter`.
     ///
@@ -1369,6 +1401,8 @@ public struct VectorStoreExpirationAfter: Codable, MemberwiseEquatable, Sendable
     ///   - days: The number of days after the anchor time that the vector store will expire. At least 1, at most 365.
     public init(days: Swift.Int) {
         self.days = days
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `VectorStoreExpirationAfter` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1480,10 +1514,10 @@ public struct VectorStoreFileBatchObject: Codable, MemberwiseEquatable, Sendable
     public var status: VectorStoreFileBatchObject.Status
     public var fileCounts: VectorStoreFileBatchObject.FileCounts
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `VectorStoreFileBatchObject`.
     ///
@@ -1508,6 +1542,8 @@ public struct VectorStoreFileBatchObject: Codable, MemberwiseEquatable, Sendable
         self.vectorStoreID = vectorStoreID
         self.status = status
         self.fileCounts = fileCounts
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `VectorStoreFileBatchObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1610,10 +1646,10 @@ public struct VectorStoreFileBatchObject: Codable, MemberwiseEquatable, Sendable
         /// The total number of files.
         public var total: Swift.Int
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `FileCounts`.
         ///
@@ -1635,6 +1671,8 @@ public struct VectorStoreFileBatchObject: Codable, MemberwiseEquatable, Sendable
             self.failed = failed
             self.cancelled = cancelled
             self.total = total
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `FileCounts` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1690,10 +1728,10 @@ public struct VectorStoreFileContentResponse: Codable, MemberwiseEquatable, Send
     /// The token for the next page, if any.
     public var nextPage: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `VectorStoreFileContentResponse`.
     ///
@@ -1709,6 +1747,8 @@ public struct VectorStoreFileContentResponse: Codable, MemberwiseEquatable, Send
         self.data = data
         self.hasMore = hasMore
         self.nextPage = nextPage
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `VectorStoreFileContentResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1762,10 +1802,10 @@ public struct VectorStoreFileContentResponse: Codable, MemberwiseEquatable, Send
         /// The text content
         public var text: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `DataItem`.
         ///
@@ -1778,6 +1818,8 @@ public struct VectorStoreFileContentResponse: Codable, MemberwiseEquatable, Send
         ) {
             self.type = type
             self.text = text
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `DataItem` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1838,10 +1880,10 @@ public struct VectorStoreFileObject: Codable, MemberwiseEquatable, Sendable, Spe
     /// length of 512 characters, booleans, or numbers.
     public var attributes: VectorStoreFileAttributes?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `VectorStoreFileObject`.
     ///
@@ -1872,6 +1914,8 @@ public struct VectorStoreFileObject: Codable, MemberwiseEquatable, Sendable, Spe
         self.lastError = lastError
         self.chunkingStrategy = chunkingStrategy
         self.attributes = attributes
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `VectorStoreFileObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1959,10 +2003,10 @@ public struct VectorStoreFileObject: Codable, MemberwiseEquatable, Sendable, Spe
         /// A human-readable description of the error.
         public var message: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `LastError`.
         ///
@@ -1975,6 +2019,8 @@ public struct VectorStoreFileObject: Codable, MemberwiseEquatable, Sendable, Spe
         ) {
             self.code = code
             self.message = message
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `LastError` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2110,10 +2156,10 @@ public struct VectorStoreObject: Codable, MemberwiseEquatable, Sendable, SpecDev
     /// with a maximum length of 512 characters.
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `VectorStoreObject`.
     ///
@@ -2150,6 +2196,8 @@ public struct VectorStoreObject: Codable, MemberwiseEquatable, Sendable, SpecDev
         self.expiresAt = expiresAt
         self.lastActiveAt = lastActiveAt
         self.metadata = metadata
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `VectorStoreObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2222,10 +2270,10 @@ public struct VectorStoreObject: Codable, MemberwiseEquatable, Sendable, SpecDev
         /// The total number of files.
         public var total: Swift.Int
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `FileCounts`.
         ///
@@ -2247,6 +2295,8 @@ public struct VectorStoreObject: Codable, MemberwiseEquatable, Sendable, SpecDev
             self.failed = failed
             self.cancelled = cancelled
             self.total = total
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `FileCounts` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2330,10 +2380,10 @@ public struct VectorStoreSearchRequest: Codable, MemberwiseEquatable, Sendable, 
     /// Ranking options for search.
     public var rankingOptions: VectorStoreSearchRequest.RankingOptions?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `VectorStoreSearchRequest`.
     ///
@@ -2355,6 +2405,8 @@ public struct VectorStoreSearchRequest: Codable, MemberwiseEquatable, Sendable, 
         self.maxNumResults = maxNumResults
         self.filters = filters
         self.rankingOptions = rankingOptions
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `VectorStoreSearchRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2459,10 +2511,10 @@ public struct VectorStoreSearchRequest: Codable, MemberwiseEquatable, Sendable, 
         /// Default: `0`. At least 0, at most 1.
         public var scoreThreshold: Swift.Double?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `RankingOptions`.
         ///
@@ -2475,6 +2527,8 @@ public struct VectorStoreSearchRequest: Codable, MemberwiseEquatable, Sendable, 
         ) {
             self.ranker = ranker
             self.scoreThreshold = scoreThreshold
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `RankingOptions` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2537,10 +2591,10 @@ public struct VectorStoreSearchResultContentObject: Codable, MemberwiseEquatable
     /// The text content returned from search.
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `VectorStoreSearchResultContentObject`.
     ///
@@ -2548,6 +2602,8 @@ public struct VectorStoreSearchResultContentObject: Codable, MemberwiseEquatable
     ///   - text: The text content returned from search.
     public init(text: Swift.String) {
         self.text = text
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `VectorStoreSearchResultContentObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2600,10 +2656,10 @@ public struct VectorStoreSearchResultItem: Codable, MemberwiseEquatable, Sendabl
     /// Content chunks from the file.
     public var content: [VectorStoreSearchResultContentObject]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `VectorStoreSearchResultItem`.
     ///
@@ -2625,6 +2681,8 @@ public struct VectorStoreSearchResultItem: Codable, MemberwiseEquatable, Sendabl
         self.score = score
         self.attributes = attributes
         self.content = content
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `VectorStoreSearchResultItem` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2678,10 +2736,10 @@ public struct VectorStoreSearchResultsPage: Codable, MemberwiseEquatable, Sendab
     /// The token for the next page, if any.
     public var nextPage: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `VectorStoreSearchResultsPage`.
     ///
@@ -2700,6 +2758,8 @@ public struct VectorStoreSearchResultsPage: Codable, MemberwiseEquatable, Sendab
         self.data = data
         self.hasMore = hasMore
         self.nextPage = nextPage
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `VectorStoreSearchResultsPage` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -17,10 +17,10 @@ public struct CreateVideoCharacterBody: Codable, MemberwiseEquatable, Sendable, 
     /// 1 to 80 characters.
     public var name: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateVideoCharacterBody`.
     ///
@@ -33,6 +33,8 @@ public struct CreateVideoCharacterBody: Codable, MemberwiseEquatable, Sendable, 
     ) {
         self.video = video
         self.name = name
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateVideoCharacterBody` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -83,10 +85,10 @@ public struct CreateVideoEditJSONBody: Codable, MemberwiseEquatable, Sendable, S
     /// 1 to 32000 characters.
     public var prompt: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateVideoEditJSONBody`.
     ///
@@ -99,6 +101,8 @@ public struct CreateVideoEditJSONBody: Codable, MemberwiseEquatable, Sendable, S
     ) {
         self.video = video
         self.prompt = prompt
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateVideoEditJSONBody` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -143,10 +147,10 @@ public struct CreateVideoEditMultipartBody: Codable, MemberwiseEquatable, Sendab
     /// 1 to 32000 characters.
     public var prompt: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateVideoEditMultipartBody`.
     ///
@@ -159,6 +163,8 @@ public struct CreateVideoEditMultipartBody: Codable, MemberwiseEquatable, Sendab
     ) {
         self.video = video
         self.prompt = prompt
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateVideoEditMultipartBody` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -259,10 +265,10 @@ public struct CreateVideoExtendJSONBody: Codable, MemberwiseEquatable, Sendable,
     /// Length of the newly generated extension segment in seconds (allowed values: 4, 8, 12, 16, 20).
     public var seconds: VideoSeconds
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateVideoExtendJSONBody`.
     ///
@@ -278,6 +284,8 @@ public struct CreateVideoExtendJSONBody: Codable, MemberwiseEquatable, Sendable,
         self.video = video
         self.prompt = prompt
         self.seconds = seconds
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateVideoExtendJSONBody` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -327,10 +335,10 @@ public struct CreateVideoExtendMultipartBody: Codable, MemberwiseEquatable, Send
     /// Length of the newly generated extension segment in seconds (allowed values: 4, 8, 12, 16, 20).
     public var seconds: VideoSeconds
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateVideoExtendMultipartBody`.
     ///
@@ -346,6 +354,8 @@ public struct CreateVideoExtendMultipartBody: Codable, MemberwiseEquatable, Send
         self.video = video
         self.prompt = prompt
         self.seconds = seconds
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateVideoExtendMultipartBody` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -454,10 +464,10 @@ public struct CreateVideoJSONBody: Codable, MemberwiseEquatable, Sendable, SpecD
     /// Output resolution formatted as width x height (allowed values: 720x1280, 1280x720, 1024x1792, 1792x1024). Defaults to 720x1280.
     public var size: VideoSize?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateVideoJSONBody`.
     ///
@@ -479,6 +489,8 @@ public struct CreateVideoJSONBody: Codable, MemberwiseEquatable, Sendable, SpecD
         self.inputReference = inputReference
         self.seconds = seconds
         self.size = size
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateVideoJSONBody` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -538,10 +550,10 @@ public struct CreateVideoMultipartBody: Codable, MemberwiseEquatable, Sendable, 
     /// Output resolution formatted as width x height (allowed values: 720x1280, 1280x720, 1024x1792, 1792x1024). Defaults to 720x1280.
     public var size: VideoSize?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateVideoMultipartBody`.
     ///
@@ -563,6 +575,8 @@ public struct CreateVideoMultipartBody: Codable, MemberwiseEquatable, Sendable, 
         self.inputReference = inputReference
         self.seconds = seconds
         self.size = size
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateVideoMultipartBody` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -671,10 +685,10 @@ public struct CreateVideoRemixBody: Codable, MemberwiseEquatable, Sendable, Spec
     /// 1 to 32000 characters.
     public var prompt: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateVideoRemixBody`.
     ///
@@ -682,6 +696,8 @@ public struct CreateVideoRemixBody: Codable, MemberwiseEquatable, Sendable, Spec
     ///   - prompt: Updated text prompt that directs the remix generation. 1 to 32000 characters.
     public init(prompt: Swift.String) {
         self.prompt = prompt
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateVideoRemixBody` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -726,10 +742,10 @@ public struct DeletedVideoResource: Codable, MemberwiseEquatable, Sendable, Spec
     /// Identifier of the deleted video.
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `DeletedVideoResource`.
     ///
@@ -742,6 +758,8 @@ public struct DeletedVideoResource: Codable, MemberwiseEquatable, Sendable, Spec
     ) {
         self.deleted = deleted
         self.id = id
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `DeletedVideoResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -787,10 +805,10 @@ public struct Error2: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepor
     /// A human-readable description of the error that was returned.
     public var message: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Error2`.
     ///
@@ -803,6 +821,8 @@ public struct Error2: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepor
     ) {
         self.code = code
         self.message = message
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Error2` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -845,10 +865,10 @@ public struct ImageRefParam2: Codable, MemberwiseEquatable, Sendable, SpecDeviat
     public var imageURL: Swift.String?
     public var fileID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ImageRefParam2`.
     ///
@@ -861,6 +881,8 @@ public struct ImageRefParam2: Codable, MemberwiseEquatable, Sendable, SpecDeviat
     ) {
         self.imageURL = imageURL
         self.fileID = fileID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ImageRefParam2` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -904,10 +926,10 @@ public struct VideoCharacterResource: Codable, MemberwiseEquatable, Sendable, Sp
     /// Unix timestamp (in seconds) when the character was created.
     public var createdAt: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `VideoCharacterResource`.
     ///
@@ -923,6 +945,8 @@ public struct VideoCharacterResource: Codable, MemberwiseEquatable, Sendable, Sp
         self.id = id
         self.name = name
         self.createdAt = createdAt
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `VideoCharacterResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -991,10 +1015,10 @@ public struct VideoListResource: Codable, MemberwiseEquatable, Sendable, SpecDev
     /// Whether there are more items available.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `VideoListResource`.
     ///
@@ -1013,6 +1037,8 @@ public struct VideoListResource: Codable, MemberwiseEquatable, Sendable, SpecDev
         self.firstID = firstID
         self.lastID = lastID
         self.hasMore = hasMore
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `VideoListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1096,10 +1122,10 @@ public struct VideoReferenceInputParam: Codable, MemberwiseEquatable, Sendable, 
     /// The identifier of the completed video.
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `VideoReferenceInputParam`.
     ///
@@ -1107,6 +1133,8 @@ public struct VideoReferenceInputParam: Codable, MemberwiseEquatable, Sendable, 
     ///   - id: The identifier of the completed video.
     public init(id: Swift.String) {
         self.id = id
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `VideoReferenceInputParam` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1167,10 +1195,10 @@ public struct VideoResource: Codable, MemberwiseEquatable, Sendable, SpecDeviati
     /// Error payload that explains why generation failed, if applicable.
     public var error: Error2?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `VideoResource`.
     ///
@@ -1213,6 +1241,8 @@ public struct VideoResource: Codable, MemberwiseEquatable, Sendable, SpecDeviati
         self.seconds = seconds
         self.remixedFromVideoID = remixedFromVideoID
         self.error = error
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `VideoResource` from its JSON object under the decoder's ``DecodingMode``; members it does

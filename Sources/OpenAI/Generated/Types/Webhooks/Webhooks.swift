@@ -15,10 +15,10 @@ public struct WebhookBatchCancelled: Codable, MemberwiseEquatable, Sendable, Spe
     /// Event data payload.
     public var data: ConversationParam2
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `WebhookBatchCancelled`.
     ///
@@ -34,6 +34,8 @@ public struct WebhookBatchCancelled: Codable, MemberwiseEquatable, Sendable, Spe
         self.createdAt = createdAt
         self.id = id
         self.data = data
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `WebhookBatchCancelled` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -86,10 +88,10 @@ public struct WebhookBatchCompleted: Codable, MemberwiseEquatable, Sendable, Spe
     /// Event data payload.
     public var data: ConversationParam2
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `WebhookBatchCompleted`.
     ///
@@ -105,6 +107,8 @@ public struct WebhookBatchCompleted: Codable, MemberwiseEquatable, Sendable, Spe
         self.createdAt = createdAt
         self.id = id
         self.data = data
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `WebhookBatchCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -157,10 +161,10 @@ public struct WebhookBatchExpired: Codable, MemberwiseEquatable, Sendable, SpecD
     /// Event data payload.
     public var data: ConversationParam2
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `WebhookBatchExpired`.
     ///
@@ -176,6 +180,8 @@ public struct WebhookBatchExpired: Codable, MemberwiseEquatable, Sendable, SpecD
         self.createdAt = createdAt
         self.id = id
         self.data = data
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `WebhookBatchExpired` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -228,10 +234,10 @@ public struct WebhookBatchFailed: Codable, MemberwiseEquatable, Sendable, SpecDe
     /// Event data payload.
     public var data: ConversationParam2
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `WebhookBatchFailed`.
     ///
@@ -247,6 +253,8 @@ public struct WebhookBatchFailed: Codable, MemberwiseEquatable, Sendable, SpecDe
         self.createdAt = createdAt
         self.id = id
         self.data = data
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `WebhookBatchFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -299,10 +307,10 @@ public struct WebhookEvalRunCanceled: Codable, MemberwiseEquatable, Sendable, Sp
     /// Event data payload.
     public var data: ConversationParam2
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `WebhookEvalRunCanceled`.
     ///
@@ -318,6 +326,8 @@ public struct WebhookEvalRunCanceled: Codable, MemberwiseEquatable, Sendable, Sp
         self.createdAt = createdAt
         self.id = id
         self.data = data
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `WebhookEvalRunCanceled` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -370,10 +380,10 @@ public struct WebhookEvalRunFailed: Codable, MemberwiseEquatable, Sendable, Spec
     /// Event data payload.
     public var data: ConversationParam2
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `WebhookEvalRunFailed`.
     ///
@@ -389,6 +399,8 @@ public struct WebhookEvalRunFailed: Codable, MemberwiseEquatable, Sendable, Spec
         self.createdAt = createdAt
         self.id = id
         self.data = data
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `WebhookEvalRunFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -441,10 +453,10 @@ public struct WebhookEvalRunSucceeded: Codable, MemberwiseEquatable, Sendable, S
     /// Event data payload.
     public var data: ConversationParam2
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `WebhookEvalRunSucceeded`.
     ///
@@ -460,6 +472,8 @@ public struct WebhookEvalRunSucceeded: Codable, MemberwiseEquatable, Sendable, S
         self.createdAt = createdAt
         self.id = id
         self.data = data
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `WebhookEvalRunSucceeded` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -645,10 +659,10 @@ public struct WebhookFineTuningJobCancelled: Codable, MemberwiseEquatable, Senda
     /// Event data payload.
     public var data: ConversationParam2
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `WebhookFineTuningJobCancelled`.
     ///
@@ -664,6 +678,8 @@ public struct WebhookFineTuningJobCancelled: Codable, MemberwiseEquatable, Senda
         self.createdAt = createdAt
         self.id = id
         self.data = data
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `WebhookFineTuningJobCancelled` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -716,10 +732,10 @@ public struct WebhookFineTuningJobFailed: Codable, MemberwiseEquatable, Sendable
     /// Event data payload.
     public var data: ConversationParam2
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `WebhookFineTuningJobFailed`.
     ///
@@ -735,6 +751,8 @@ public struct WebhookFineTuningJobFailed: Codable, MemberwiseEquatable, Sendable
         self.createdAt = createdAt
         self.id = id
         self.data = data
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `WebhookFineTuningJobFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -787,10 +805,10 @@ public struct WebhookFineTuningJobSucceeded: Codable, MemberwiseEquatable, Senda
     /// Event data payload.
     public var data: ConversationParam2
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `WebhookFineTuningJobSucceeded`.
     ///
@@ -806,6 +824,8 @@ public struct WebhookFineTuningJobSucceeded: Codable, MemberwiseEquatable, Senda
         self.createdAt = createdAt
         self.id = id
         self.data = data
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `WebhookFineTuningJobSucceeded` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -860,10 +880,10 @@ public struct WebhookLiveCallIncoming: Codable, MemberwiseEquatable, Sendable, S
     /// Event data payload.
     public var data: WebhookLiveCallIncoming.DataValue
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `WebhookLiveCallIncoming`.
     ///
@@ -879,6 +899,8 @@ public struct WebhookLiveCallIncoming: Codable, MemberwiseEquatable, Sendable, S
         self.createdAt = createdAt
         self.id = id
         self.data = data
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `WebhookLiveCallIncoming` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -929,10 +951,10 @@ public struct WebhookLiveCallIncoming: Codable, MemberwiseEquatable, Sendable, S
         /// Headers from the SIP Invite.
         public var sipHeaders: [WebhookLiveCallIncoming.DataValue.SIPHeader]
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `DataValue`.
         ///
@@ -945,6 +967,8 @@ public struct WebhookLiveCallIncoming: Codable, MemberwiseEquatable, Sendable, S
         ) {
             self.sessionID = sessionID
             self.sipHeaders = sipHeaders
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -987,10 +1011,10 @@ public struct WebhookLiveCallIncoming: Codable, MemberwiseEquatable, Sendable, S
             /// Value of the SIP Header.
             public var value: Swift.String
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `SIPHeader`.
             ///
@@ -1003,6 +1027,8 @@ public struct WebhookLiveCallIncoming: Codable, MemberwiseEquatable, Sendable, S
             ) {
                 self.name = name
                 self.value = value
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `SIPHeader` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1052,10 +1078,10 @@ public struct WebhookRealtimeCallIncoming: Codable, MemberwiseEquatable, Sendabl
     /// Event data payload.
     public var data: WebhookRealtimeCallIncoming.DataValue
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `WebhookRealtimeCallIncoming`.
     ///
@@ -1071,6 +1097,8 @@ public struct WebhookRealtimeCallIncoming: Codable, MemberwiseEquatable, Sendabl
         self.createdAt = createdAt
         self.id = id
         self.data = data
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `WebhookRealtimeCallIncoming` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1121,10 +1149,10 @@ public struct WebhookRealtimeCallIncoming: Codable, MemberwiseEquatable, Sendabl
         /// Headers from the SIP Invite.
         public var sipHeaders: [WebhookRealtimeCallIncoming.DataValue.SIPHeader]
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `DataValue`.
         ///
@@ -1137,6 +1165,8 @@ public struct WebhookRealtimeCallIncoming: Codable, MemberwiseEquatable, Sendabl
         ) {
             self.callID = callID
             self.sipHeaders = sipHeaders
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1179,10 +1209,10 @@ public struct WebhookRealtimeCallIncoming: Codable, MemberwiseEquatable, Sendabl
             /// Value of the SIP Header.
             public var value: Swift.String
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `SIPHeader`.
             ///
@@ -1195,6 +1225,8 @@ public struct WebhookRealtimeCallIncoming: Codable, MemberwiseEquatable, Sendabl
             ) {
                 self.name = name
                 self.value = value
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `SIPHeader` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1242,10 +1274,10 @@ public struct WebhookResponseCancelled: Codable, MemberwiseEquatable, Sendable, 
     /// Event data payload.
     public var data: ConversationParam2
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `WebhookResponseCancelled`.
     ///
@@ -1261,6 +1293,8 @@ public struct WebhookResponseCancelled: Codable, MemberwiseEquatable, Sendable, 
         self.createdAt = createdAt
         self.id = id
         self.data = data
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `WebhookResponseCancelled` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1313,10 +1347,10 @@ public struct WebhookResponseCompleted: Codable, MemberwiseEquatable, Sendable, 
     /// Event data payload.
     public var data: ConversationParam2
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `WebhookResponseCompleted`.
     ///
@@ -1332,6 +1366,8 @@ public struct WebhookResponseCompleted: Codable, MemberwiseEquatable, Sendable, 
         self.createdAt = createdAt
         self.id = id
         self.data = data
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `WebhookResponseCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1384,10 +1420,10 @@ public struct WebhookResponseFailed: Codable, MemberwiseEquatable, Sendable, Spe
     /// Event data payload.
     public var data: ConversationParam2
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `WebhookResponseFailed`.
     ///
@@ -1403,6 +1439,8 @@ public struct WebhookResponseFailed: Codable, MemberwiseEquatable, Sendable, Spe
         self.createdAt = createdAt
         self.id = id
         self.data = data
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `WebhookResponseFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1455,10 +1493,10 @@ public struct WebhookResponseIncomplete: Codable, MemberwiseEquatable, Sendable,
     /// Event data payload.
     public var data: ConversationParam2
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `WebhookResponseIncomplete`.
     ///
@@ -1474,6 +1512,8 @@ public struct WebhookResponseIncomplete: Codable, MemberwiseEquatable, Sendable,
         self.createdAt = createdAt
         self.id = id
         self.data = data
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `WebhookResponseIncomplete` from its JSON object under the decoder's ``DecodingMode``; members it does

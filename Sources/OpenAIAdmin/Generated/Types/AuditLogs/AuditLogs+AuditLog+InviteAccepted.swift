@@ -12,10 +12,10 @@ extension AuditLog {
         /// The ID of the invite.
         public var id: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `InviteAccepted`.
         ///
@@ -23,6 +23,8 @@ extension AuditLog {
         ///   - id: The ID of the invite.
         public init(id: Swift.String? = nil) {
             self.id = id
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `InviteAccepted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -63,10 +65,10 @@ extension AuditLog {
         /// The ID of the invite.
         public var id: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `InviteDeleted`.
         ///
@@ -74,6 +76,8 @@ extension AuditLog {
         ///   - id: The ID of the invite.
         public init(id: Swift.String? = nil) {
             self.id = id
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `InviteDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -116,10 +120,10 @@ extension AuditLog {
         /// The payload used to create the invite.
         public var data: AuditLog.InviteSent.DataValue?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `InviteSent`.
         ///
@@ -132,6 +136,8 @@ extension AuditLog {
         ) {
             self.id = id
             self.data = data
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `InviteSent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -174,10 +180,10 @@ extension AuditLog {
             /// The role the email was invited to be. Is either `owner` or `member`.
             public var role: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `DataValue`.
             ///
@@ -190,6 +196,8 @@ extension AuditLog {
             ) {
                 self.email = email
                 self.role = role
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -236,10 +244,10 @@ extension AuditLog {
         /// The error message of the failure.
         public var errorMessage: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `LoginFailed`.
         ///
@@ -252,6 +260,8 @@ extension AuditLog {
         ) {
             self.errorCode = errorCode
             self.errorMessage = errorMessage
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `LoginFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -297,10 +307,10 @@ extension AuditLog {
         /// The error message of the failure.
         public var errorMessage: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `LogoutFailed`.
         ///
@@ -313,6 +323,8 @@ extension AuditLog {
         ) {
             self.errorCode = errorCode
             self.errorMessage = errorMessage
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `LogoutFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -358,10 +370,10 @@ extension AuditLog {
         /// The payload used to update the organization settings.
         public var changesRequested: AuditLog.OrganizationUpdated.ChangesRequested?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `OrganizationUpdated`.
         ///
@@ -374,6 +386,8 @@ extension AuditLog {
         ) {
             self.id = id
             self.changesRequested = changesRequested
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `OrganizationUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -426,10 +440,10 @@ extension AuditLog {
             /// The list of project ids if api_call_logging is set to `enabled_for_selected_projects`
             public var apiCallLoggingProjectIDs: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `ChangesRequested`.
             ///
@@ -457,6 +471,8 @@ extension AuditLog {
                 self.usageDashboardVisibility = usageDashboardVisibility
                 self.apiCallLogging = apiCallLogging
                 self.apiCallLoggingProjectIDs = apiCallLoggingProjectIDs
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `ChangesRequested` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -518,10 +534,10 @@ extension AuditLog {
         /// The project title.
         public var name: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Project`.
         ///
@@ -534,6 +550,8 @@ extension AuditLog {
         ) {
             self.id = id
             self.name = name
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Project` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -577,10 +595,10 @@ extension AuditLog {
         /// The project ID.
         public var id: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ProjectArchived`.
         ///
@@ -588,6 +606,8 @@ extension AuditLog {
         ///   - id: The project ID.
         public init(id: Swift.String? = nil) {
             self.id = id
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ProjectArchived` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -630,10 +650,10 @@ extension AuditLog {
         /// The payload used to create the project.
         public var data: AuditLog.ProjectCreated.DataValue?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ProjectCreated`.
         ///
@@ -646,6 +666,8 @@ extension AuditLog {
         ) {
             self.id = id
             self.data = data
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ProjectCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -688,10 +710,10 @@ extension AuditLog {
             /// The title of the project as seen on the dashboard.
             public var title: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `DataValue`.
             ///
@@ -704,6 +726,8 @@ extension AuditLog {
             ) {
                 self.name = name
                 self.title = title
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -748,10 +772,10 @@ extension AuditLog {
         /// The project ID.
         public var id: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ProjectDeleted`.
         ///
@@ -759,6 +783,8 @@ extension AuditLog {
         ///   - id: The project ID.
         public init(id: Swift.String? = nil) {
             self.id = id
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ProjectDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -801,10 +827,10 @@ extension AuditLog {
         /// The payload used to update the project.
         public var changesRequested: AuditLog.ProjectUpdated.ChangesRequested?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ProjectUpdated`.
         ///
@@ -817,6 +843,8 @@ extension AuditLog {
         ) {
             self.id = id
             self.changesRequested = changesRequested
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ProjectUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -857,10 +885,10 @@ extension AuditLog {
             /// The title of the project as seen on the dashboard.
             public var title: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `ChangesRequested`.
             ///
@@ -868,6 +896,8 @@ extension AuditLog {
             ///   - title: The title of the project as seen on the dashboard.
             public init(title: Swift.String? = nil) {
                 self.title = title
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `ChangesRequested` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -909,10 +939,10 @@ extension AuditLog {
         /// The rate limit ID
         public var id: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `RateLimitDeleted`.
         ///
@@ -920,6 +950,8 @@ extension AuditLog {
         ///   - id: The rate limit ID
         public init(id: Swift.String? = nil) {
             self.id = id
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `RateLimitDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -962,10 +994,10 @@ extension AuditLog {
         /// The payload used to update the rate limits.
         public var changesRequested: AuditLog.RateLimitUpdated.ChangesRequested?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `RateLimitUpdated`.
         ///
@@ -978,6 +1010,8 @@ extension AuditLog {
         ) {
             self.id = id
             self.changesRequested = changesRequested
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `RateLimitUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1028,10 +1062,10 @@ extension AuditLog {
             /// The maximum batch input tokens per day. Only relevant for certain models.
             public var batch1DayMaxInputTokens: Swift.Int?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `ChangesRequested`.
             ///
@@ -1056,6 +1090,8 @@ extension AuditLog {
                 self.maxAudioMegabytesPer1Minute = maxAudioMegabytesPer1Minute
                 self.maxRequestsPer1Day = maxRequestsPer1Day
                 self.batch1DayMaxInputTokens = batch1DayMaxInputTokens
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `ChangesRequested` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1120,10 +1156,10 @@ extension AuditLog {
         /// The type of resource the role assignment is scoped to.
         public var resourceType: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `RoleAssignmentCreated`.
         ///
@@ -1145,6 +1181,8 @@ extension AuditLog {
             self.principalType = principalType
             self.resourceID = resourceID
             self.resourceType = resourceType
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `RoleAssignmentCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1205,10 +1243,10 @@ extension AuditLog {
         /// The type of resource the role assignment was scoped to.
         public var resourceType: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `RoleAssignmentDeleted`.
         ///
@@ -1230,6 +1268,8 @@ extension AuditLog {
             self.principalType = principalType
             self.resourceID = resourceID
             self.resourceType = resourceType
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `RoleAssignmentDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1300,10 +1340,10 @@ extension AuditLog {
         /// The connector role mutation path that produced the event.
         public var source: AuditLog.RoleBoundToResource.Source?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `RoleBoundToResource`.
         ///
@@ -1340,6 +1380,8 @@ extension AuditLog {
             self.connectorName = connectorName
             self.enabled = enabled
             self.source = source
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `RoleBoundToResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1443,10 +1485,10 @@ extension AuditLog {
         /// The resource the role is scoped to.
         public var resourceID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `RoleCreated`.
         ///
@@ -1468,6 +1510,8 @@ extension AuditLog {
             self.permissions = permissions
             self.resourceType = resourceType
             self.resourceID = resourceID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `RoleCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1520,10 +1564,10 @@ extension AuditLog {
         /// The role ID.
         public var id: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `RoleDeleted`.
         ///
@@ -1531,6 +1575,8 @@ extension AuditLog {
         ///   - id: The role ID.
         public init(id: Swift.String? = nil) {
             self.id = id
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `RoleDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1589,10 +1635,10 @@ extension AuditLog {
         /// The connector role mutation path that produced the event.
         public var source: AuditLog.RoleUnboundFromResource.Source?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `RoleUnboundFromResource`.
         ///
@@ -1629,6 +1675,8 @@ extension AuditLog {
             self.connectorName = connectorName
             self.enabled = enabled
             self.source = source
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `RoleUnboundFromResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1726,10 +1774,10 @@ extension AuditLog {
         /// The payload used to update the role.
         public var changesRequested: AuditLog.RoleUpdated.ChangesRequested?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `RoleUpdated`.
         ///
@@ -1742,6 +1790,8 @@ extension AuditLog {
         ) {
             self.id = id
             self.changesRequested = changesRequested
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `RoleUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1794,10 +1844,10 @@ extension AuditLog {
             /// Additional metadata stored on the role.
             public var metadata: JSONObject?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `ChangesRequested`.
             ///
@@ -1825,6 +1875,8 @@ extension AuditLog {
                 self.permissionsRemoved = permissionsRemoved
                 self.description = description
                 self.metadata = metadata
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `ChangesRequested` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1884,10 +1936,10 @@ extension AuditLog {
         /// The ID of the SCIM was disabled for.
         public var id: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ScimDisabled`.
         ///
@@ -1895,6 +1947,8 @@ extension AuditLog {
         ///   - id: The ID of the SCIM was disabled for.
         public init(id: Swift.String? = nil) {
             self.id = id
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ScimDisabled` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1935,10 +1989,10 @@ extension AuditLog {
         /// The ID of the SCIM was enabled for.
         public var id: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ScimEnabled`.
         ///
@@ -1946,6 +2000,8 @@ extension AuditLog {
         ///   - id: The ID of the SCIM was enabled for.
         public init(id: Swift.String? = nil) {
             self.id = id
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ScimEnabled` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1988,10 +2044,10 @@ extension AuditLog {
         /// The payload used to create the service account.
         public var data: AuditLog.ServiceAccountCreated.DataValue?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ServiceAccountCreated`.
         ///
@@ -2004,6 +2060,8 @@ extension AuditLog {
         ) {
             self.id = id
             self.data = data
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ServiceAccountCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2044,10 +2102,10 @@ extension AuditLog {
             /// The role of the service account. Is either `owner` or `member`.
             public var role: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `DataValue`.
             ///
@@ -2055,6 +2113,8 @@ extension AuditLog {
             ///   - role: The role of the service account.
             public init(role: Swift.String? = nil) {
                 self.role = role
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2096,10 +2156,10 @@ extension AuditLog {
         /// The service account ID.
         public var id: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ServiceAccountDeleted`.
         ///
@@ -2107,6 +2167,8 @@ extension AuditLog {
         ///   - id: The service account ID.
         public init(id: Swift.String? = nil) {
             self.id = id
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ServiceAccountDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2149,10 +2211,10 @@ extension AuditLog {
         /// The payload used to updated the service account.
         public var changesRequested: AuditLog.ServiceAccountUpdated.ChangesRequested?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ServiceAccountUpdated`.
         ///
@@ -2165,6 +2227,8 @@ extension AuditLog {
         ) {
             self.id = id
             self.changesRequested = changesRequested
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ServiceAccountUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2205,10 +2269,10 @@ extension AuditLog {
             /// The role of the service account. Is either `owner` or `member`.
             public var role: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `ChangesRequested`.
             ///
@@ -2216,6 +2280,8 @@ extension AuditLog {
             ///   - role: The role of the service account.
             public init(role: Swift.String? = nil) {
                 self.role = role
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `ChangesRequested` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2259,10 +2325,10 @@ extension AuditLog {
         /// The payload used to add the user to the project.
         public var data: AuditLog.UserAdded.DataValue?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `UserAdded`.
         ///
@@ -2275,6 +2341,8 @@ extension AuditLog {
         ) {
             self.id = id
             self.data = data
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `UserAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2315,10 +2383,10 @@ extension AuditLog {
             /// The role of the user. Is either `owner` or `member`.
             public var role: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `DataValue`.
             ///
@@ -2326,6 +2394,8 @@ extension AuditLog {
             ///   - role: The role of the user.
             public init(role: Swift.String? = nil) {
                 self.role = role
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2367,10 +2437,10 @@ extension AuditLog {
         /// The user ID.
         public var id: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `UserDeleted`.
         ///
@@ -2378,6 +2448,8 @@ extension AuditLog {
         ///   - id: The user ID.
         public init(id: Swift.String? = nil) {
             self.id = id
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `UserDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2420,10 +2492,10 @@ extension AuditLog {
         /// The payload used to update the user.
         public var changesRequested: AuditLog.UserUpdated.ChangesRequested?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `UserUpdated`.
         ///
@@ -2436,6 +2508,8 @@ extension AuditLog {
         ) {
             self.id = id
             self.changesRequested = changesRequested
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `UserUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2476,10 +2550,10 @@ extension AuditLog {
             /// The role of the user. Is either `owner` or `member`.
             public var role: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `ChangesRequested`.
             ///
@@ -2487,6 +2561,8 @@ extension AuditLog {
             ///   - role: The role of the user.
             public init(role: Swift.String? = nil) {
                 self.role = role
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `ChangesRequested` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2530,10 +2606,10 @@ extension AuditLog {
         /// The payload used to create the workload identity provider.
         public var data: JSONObject?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `WorkloadIdentityProviderCreated`.
         ///
@@ -2546,6 +2622,8 @@ extension AuditLog {
         ) {
             self.id = id
             self.data = data
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `WorkloadIdentityProviderCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2591,10 +2669,10 @@ extension AuditLog {
         /// The workload identity provider name.
         public var name: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `WorkloadIdentityProviderDeleted`.
         ///
@@ -2607,6 +2685,8 @@ extension AuditLog {
         ) {
             self.id = id
             self.name = name
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `WorkloadIdentityProviderDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2654,10 +2734,10 @@ extension AuditLog {
         /// The payload used to create the workload identity provider mapping.
         public var data: JSONObject?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `WorkloadIdentityProviderMappingCreated`.
         ///
@@ -2673,6 +2753,8 @@ extension AuditLog {
             self.id = id
             self.identityProviderID = identityProviderID
             self.data = data
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `WorkloadIdentityProviderMappingCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2725,10 +2807,10 @@ extension AuditLog {
         /// The mapped service account ID.
         public var serviceAccountID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `WorkloadIdentityProviderMappingDeleted`.
         ///
@@ -2747,6 +2829,8 @@ extension AuditLog {
             self.identityProviderID = identityProviderID
             self.projectID = projectID
             self.serviceAccountID = serviceAccountID
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `WorkloadIdentityProviderMappingDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2800,10 +2884,10 @@ extension AuditLog {
         /// The payload used to update the workload identity provider mapping.
         public var changesRequested: JSONObject?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `WorkloadIdentityProviderMappingUpdated`.
         ///
@@ -2819,6 +2903,8 @@ extension AuditLog {
             self.id = id
             self.identityProviderID = identityProviderID
             self.changesRequested = changesRequested
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `WorkloadIdentityProviderMappingUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2867,10 +2953,10 @@ extension AuditLog {
         /// The payload used to update the workload identity provider.
         public var changesRequested: JSONObject?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `WorkloadIdentityProviderUpdated`.
         ///
@@ -2883,6 +2969,8 @@ extension AuditLog {
         ) {
             self.id = id
             self.changesRequested = changesRequested
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `WorkloadIdentityProviderUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2929,10 +3017,10 @@ public struct AuditLogActor: Codable, MemberwiseEquatable, Sendable, SpecDeviati
     /// The API Key used to perform the audit logged action.
     public var apiKey: AuditLogActorAPIKey?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `AuditLogActor`.
     ///
@@ -2948,6 +3036,8 @@ public struct AuditLogActor: Codable, MemberwiseEquatable, Sendable, SpecDeviati
         self.type = type
         self.session = session
         self.apiKey = apiKey
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `AuditLogActor` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3017,10 +3107,10 @@ public struct AuditLogActorAPIKey: Codable, MemberwiseEquatable, Sendable, SpecD
     /// The service account that performed the audit logged action.
     public var serviceAccount: AuditLogActorServiceAccount?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `AuditLogActorAPIKey`.
     ///
@@ -3039,6 +3129,8 @@ public struct AuditLogActorAPIKey: Codable, MemberwiseEquatable, Sendable, SpecD
         self.type = type
         self.user = user
         self.serviceAccount = serviceAccount
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `AuditLogActorAPIKey` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3105,10 +3197,10 @@ public struct AuditLogActorServiceAccount: Codable, MemberwiseEquatable, Sendabl
     /// The service account id.
     public var id: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `AuditLogActorServiceAccount`.
     ///
@@ -3116,6 +3208,8 @@ public struct AuditLogActorServiceAccount: Codable, MemberwiseEquatable, Sendabl
     ///   - id: The service account id.
     public init(id: Swift.String? = nil) {
         self.id = id
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `AuditLogActorServiceAccount` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3156,10 +3250,10 @@ public struct AuditLogActorSession: Codable, MemberwiseEquatable, Sendable, Spec
     /// The IP address from which the action was performed.
     public var ipAddress: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `AuditLogActorSession`.
     ///
@@ -3172,6 +3266,8 @@ public struct AuditLogActorSession: Codable, MemberwiseEquatable, Sendable, Spec
     ) {
         self.user = user
         self.ipAddress = ipAddress
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `AuditLogActorSession` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3215,10 +3311,10 @@ public struct AuditLogActorUser: Codable, MemberwiseEquatable, Sendable, SpecDev
     /// The user email.
     public var email: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `AuditLogActorUser`.
     ///
@@ -3231,6 +3327,8 @@ public struct AuditLogActorUser: Codable, MemberwiseEquatable, Sendable, SpecDev
     ) {
         self.id = id
         self.email = email
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `AuditLogActorUser` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3720,10 +3818,10 @@ public struct ListAuditLogsResponse: Codable, MemberwiseEquatable, Sendable, Spe
     public var lastID: Swift.String?
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ListAuditLogsResponse`.
     public init(
@@ -3736,6 +3834,8 @@ public struct ListAuditLogsResponse: Codable, MemberwiseEquatable, Sendable, Spe
         self.firstID = firstID
         self.lastID = lastID
         self.hasMore = hasMore
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ListAuditLogsResponse` from its JSON object under the decoder's ``DecodingMode``; members it does

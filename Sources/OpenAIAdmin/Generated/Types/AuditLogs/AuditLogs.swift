@@ -129,10 +129,10 @@ public struct AuditLog: Codable, MemberwiseEquatable, Sendable, SpecDeviationRep
     /// The details for events with this `type`.
     public var certificatesDeactivated: AuditLog.CertificatesDeactivated?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `AuditLog`.
     ///
@@ -319,6 +319,8 @@ public struct AuditLog: Codable, MemberwiseEquatable, Sendable, SpecDeviationRep
         self.certificateDeleted = certificateDeleted
         self.certificatesActivated = certificatesActivated
         self.certificatesDeactivated = certificatesDeactivated
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `AuditLog` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -537,10 +539,10 @@ extension AuditLog {
         /// The payload used to create the API key.
         public var data: AuditLog.APIKeyCreated.DataValue?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `APIKeyCreated`.
         ///
@@ -553,6 +555,8 @@ extension AuditLog {
         ) {
             self.id = id
             self.data = data
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `APIKeyCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -593,10 +597,10 @@ extension AuditLog {
             /// A list of scopes allowed for the API key, e.g. `["api.model.request"]`
             public var scopes: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `DataValue`.
             ///
@@ -604,6 +608,8 @@ extension AuditLog {
             ///   - scopes: A list of scopes allowed for the API key, e.g. `["api.model.request"]`
             public init(scopes: [Swift.String]? = nil) {
                 self.scopes = scopes
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -645,10 +651,10 @@ extension AuditLog {
         /// The tracking ID of the API key.
         public var id: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `APIKeyDeleted`.
         ///
@@ -656,6 +662,8 @@ extension AuditLog {
         ///   - id: The tracking ID of the API key.
         public init(id: Swift.String? = nil) {
             self.id = id
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `APIKeyDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -698,10 +706,10 @@ extension AuditLog {
         /// The payload used to update the API key.
         public var changesRequested: AuditLog.APIKeyUpdated.ChangesRequested?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `APIKeyUpdated`.
         ///
@@ -714,6 +722,8 @@ extension AuditLog {
         ) {
             self.id = id
             self.changesRequested = changesRequested
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `APIKeyUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -754,10 +764,10 @@ extension AuditLog {
             /// A list of scopes allowed for the API key, e.g. `["api.model.request"]`
             public var scopes: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `ChangesRequested`.
             ///
@@ -765,6 +775,8 @@ extension AuditLog {
             ///   - scopes: A list of scopes allowed for the API key, e.g. `["api.model.request"]`
             public init(scopes: [Swift.String]? = nil) {
                 self.scopes = scopes
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `ChangesRequested` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -808,10 +820,10 @@ extension AuditLog {
         /// The name of the certificate.
         public var name: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `CertificateCreated`.
         ///
@@ -824,6 +836,8 @@ extension AuditLog {
         ) {
             self.id = id
             self.name = name
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `CertificateCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -871,10 +885,10 @@ extension AuditLog {
         /// The certificate content in PEM format.
         public var certificate: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `CertificateDeleted`.
         ///
@@ -890,6 +904,8 @@ extension AuditLog {
             self.id = id
             self.name = name
             self.certificate = certificate
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `CertificateDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -938,10 +954,10 @@ extension AuditLog {
         /// The name of the certificate.
         public var name: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `CertificateUpdated`.
         ///
@@ -954,6 +970,8 @@ extension AuditLog {
         ) {
             self.id = id
             self.name = name
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `CertificateUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -996,14 +1014,16 @@ extension AuditLog {
     public struct CertificatesActivated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var certificates: [AuditLog.CertificatesActivated.Certificate]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `CertificatesActivated`.
         public init(certificates: [AuditLog.CertificatesActivated.Certificate]? = nil) {
             self.certificates = certificates
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `CertificatesActivated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1041,10 +1061,10 @@ extension AuditLog {
             /// The name of the certificate.
             public var name: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `Certificate`.
             ///
@@ -1057,6 +1077,8 @@ extension AuditLog {
             ) {
                 self.id = id
                 self.name = name
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `Certificate` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1100,14 +1122,16 @@ extension AuditLog {
     public struct CertificatesDeactivated: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var certificates: [AuditLog.CertificatesDeactivated.Certificate]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `CertificatesDeactivated`.
         public init(certificates: [AuditLog.CertificatesDeactivated.Certificate]? = nil) {
             self.certificates = certificates
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `CertificatesDeactivated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1145,10 +1169,10 @@ extension AuditLog {
             /// The name of the certificate.
             public var name: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `Certificate`.
             ///
@@ -1161,6 +1185,8 @@ extension AuditLog {
             ) {
                 self.id = id
                 self.name = name
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `Certificate` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1207,10 +1233,10 @@ extension AuditLog {
         /// The payload used to create the checkpoint permission.
         public var data: AuditLog.CheckpointPermissionCreated.DataValue?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `CheckpointPermissionCreated`.
         ///
@@ -1223,6 +1249,8 @@ extension AuditLog {
         ) {
             self.id = id
             self.data = data
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `CheckpointPermissionCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1265,10 +1293,10 @@ extension AuditLog {
             /// The ID of the fine-tuned model checkpoint.
             public var fineTunedModelCheckpoint: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `DataValue`.
             ///
@@ -1281,6 +1309,8 @@ extension AuditLog {
             ) {
                 self.projectID = projectID
                 self.fineTunedModelCheckpoint = fineTunedModelCheckpoint
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1325,10 +1355,10 @@ extension AuditLog {
         /// The ID of the checkpoint permission.
         public var id: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `CheckpointPermissionDeleted`.
         ///
@@ -1336,6 +1366,8 @@ extension AuditLog {
         ///   - id: The ID of the checkpoint permission.
         public init(id: Swift.String? = nil) {
             self.id = id
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `CheckpointPermissionDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1378,10 +1410,10 @@ extension AuditLog {
         /// The configuration for the external key.
         public var data: JSONObject?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ExternalKeyRegistered`.
         ///
@@ -1394,6 +1426,8 @@ extension AuditLog {
         ) {
             self.id = id
             self.data = data
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ExternalKeyRegistered` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1437,10 +1471,10 @@ extension AuditLog {
         /// The ID of the external key configuration.
         public var id: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `ExternalKeyRemoved`.
         ///
@@ -1448,6 +1482,8 @@ extension AuditLog {
         ///   - id: The ID of the external key configuration.
         public init(id: Swift.String? = nil) {
             self.id = id
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `ExternalKeyRemoved` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1490,10 +1526,10 @@ extension AuditLog {
         /// Information about the created group.
         public var data: AuditLog.GroupCreated.DataValue?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `GroupCreated`.
         ///
@@ -1506,6 +1542,8 @@ extension AuditLog {
         ) {
             self.id = id
             self.data = data
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `GroupCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1546,10 +1584,10 @@ extension AuditLog {
             /// The group name.
             public var groupName: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `DataValue`.
             ///
@@ -1557,6 +1595,8 @@ extension AuditLog {
             ///   - groupName: The group name.
             public init(groupName: Swift.String? = nil) {
                 self.groupName = groupName
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1598,10 +1638,10 @@ extension AuditLog {
         /// The ID of the group.
         public var id: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `GroupDeleted`.
         ///
@@ -1609,6 +1649,8 @@ extension AuditLog {
         ///   - id: The ID of the group.
         public init(id: Swift.String? = nil) {
             self.id = id
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `GroupDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1651,10 +1693,10 @@ extension AuditLog {
         /// The payload used to update the group.
         public var changesRequested: AuditLog.GroupUpdated.ChangesRequested?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `GroupUpdated`.
         ///
@@ -1667,6 +1709,8 @@ extension AuditLog {
         ) {
             self.id = id
             self.changesRequested = changesRequested
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `GroupUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1707,10 +1751,10 @@ extension AuditLog {
             /// The updated group name.
             public var groupName: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `ChangesRequested`.
             ///
@@ -1718,6 +1762,8 @@ extension AuditLog {
             ///   - groupName: The updated group name.
             public init(groupName: Swift.String? = nil) {
                 self.groupName = groupName
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `ChangesRequested` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1759,10 +1805,10 @@ extension AuditLog {
         /// The configurations that were activated.
         public var configs: [AuditLog.IPAllowlistConfigActivated.Config]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `IPAllowlistConfigActivated`.
         ///
@@ -1770,6 +1816,8 @@ extension AuditLog {
         ///   - configs: The configurations that were activated.
         public init(configs: [AuditLog.IPAllowlistConfigActivated.Config]? = nil) {
             self.configs = configs
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `IPAllowlistConfigActivated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1807,10 +1855,10 @@ extension AuditLog {
             /// The name of the IP allowlist configuration.
             public var name: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `Config`.
             ///
@@ -1823,6 +1871,8 @@ extension AuditLog {
             ) {
                 self.id = id
                 self.name = name
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `Config` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1867,10 +1917,10 @@ extension AuditLog {
         /// The configurations that were deactivated.
         public var configs: [AuditLog.IPAllowlistConfigDeactivated.Config]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `IPAllowlistConfigDeactivated`.
         ///
@@ -1878,6 +1928,8 @@ extension AuditLog {
         ///   - configs: The configurations that were deactivated.
         public init(configs: [AuditLog.IPAllowlistConfigDeactivated.Config]? = nil) {
             self.configs = configs
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `IPAllowlistConfigDeactivated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1915,10 +1967,10 @@ extension AuditLog {
             /// The name of the IP allowlist configuration.
             public var name: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `Config`.
             ///
@@ -1931,6 +1983,8 @@ extension AuditLog {
             ) {
                 self.id = id
                 self.name = name
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `Config` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1979,10 +2033,10 @@ extension AuditLog {
         /// The IP addresses or CIDR ranges included in the configuration.
         public var allowedIps: [Swift.String]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `IPAllowlistCreated`.
         ///
@@ -1998,6 +2052,8 @@ extension AuditLog {
             self.id = id
             self.name = name
             self.allowedIps = allowedIps
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `IPAllowlistCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2048,10 +2104,10 @@ extension AuditLog {
         /// The IP addresses or CIDR ranges that were in the configuration.
         public var allowedIps: [Swift.String]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `IPAllowlistDeleted`.
         ///
@@ -2067,6 +2123,8 @@ extension AuditLog {
             self.id = id
             self.name = name
             self.allowedIps = allowedIps
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `IPAllowlistDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2115,10 +2173,10 @@ extension AuditLog {
         /// The updated set of IP addresses or CIDR ranges in the configuration.
         public var allowedIps: [Swift.String]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `IPAllowlistUpdated`.
         ///
@@ -2131,6 +2189,8 @@ extension AuditLog {
         ) {
             self.id = id
             self.allowedIps = allowedIps
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `IPAllowlistUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -24,10 +24,10 @@ public struct Certificate: Codable, MemberwiseEquatable, Sendable, SpecDeviation
     /// Whether the certificate is currently active at the specified scope. Not returned when getting details for a specific certificate.
     public var active: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Certificate`.
     ///
@@ -52,6 +52,8 @@ public struct Certificate: Codable, MemberwiseEquatable, Sendable, SpecDeviation
         self.createdAt = createdAt
         self.certificateDetails = certificateDetails
         self.active = active
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Certificate` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -132,10 +134,10 @@ public struct Certificate: Codable, MemberwiseEquatable, Sendable, SpecDeviation
         /// The content of the certificate in PEM format.
         public var content: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `CertificateDetails`.
         ///
@@ -151,6 +153,8 @@ public struct Certificate: Codable, MemberwiseEquatable, Sendable, SpecDeviation
             self.validAt = validAt
             self.expiresAt = expiresAt
             self.content = content
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `CertificateDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -194,10 +198,10 @@ public struct DeleteCertificateResponse: Codable, MemberwiseEquatable, Sendable,
     /// The ID of the certificate that was deleted.
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `DeleteCertificateResponse`.
     ///
@@ -205,6 +209,8 @@ public struct DeleteCertificateResponse: Codable, MemberwiseEquatable, Sendable,
     ///   - id: The ID of the certificate that was deleted.
     public init(id: Swift.String) {
         self.id = id
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `DeleteCertificateResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -245,10 +251,10 @@ public struct ListCertificatesResponse: Codable, MemberwiseEquatable, Sendable, 
     public var lastID: Swift.String?
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ListCertificatesResponse`.
     public init(
@@ -261,6 +267,8 @@ public struct ListCertificatesResponse: Codable, MemberwiseEquatable, Sendable, 
         self.firstID = firstID
         self.lastID = lastID
         self.hasMore = hasMore
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ListCertificatesResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -318,10 +326,10 @@ public struct ListProjectCertificatesResponse: Codable, MemberwiseEquatable, Sen
     public var lastID: Swift.String?
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ListProjectCertificatesResponse`.
     public init(
@@ -334,6 +342,8 @@ public struct ListProjectCertificatesResponse: Codable, MemberwiseEquatable, Sen
         self.firstID = firstID
         self.lastID = lastID
         self.hasMore = hasMore
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ListProjectCertificatesResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -389,10 +399,10 @@ public struct ModifyCertificateRequest: Codable, MemberwiseEquatable, Sendable, 
     /// The updated name for the certificate
     public var name: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ModifyCertificateRequest`.
     ///
@@ -400,6 +410,8 @@ public struct ModifyCertificateRequest: Codable, MemberwiseEquatable, Sendable, 
     ///   - name: The updated name for the certificate
     public init(name: Swift.String? = nil) {
         self.name = name
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ModifyCertificateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -445,10 +457,10 @@ public struct OrganizationCertificate: Codable, MemberwiseEquatable, Sendable, S
     /// Whether the certificate is currently active at the organization level.
     public var active: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `OrganizationCertificate`.
     ///
@@ -470,6 +482,8 @@ public struct OrganizationCertificate: Codable, MemberwiseEquatable, Sendable, S
         self.createdAt = createdAt
         self.certificateDetails = certificateDetails
         self.active = active
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `OrganizationCertificate` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -521,10 +535,10 @@ public struct OrganizationCertificate: Codable, MemberwiseEquatable, Sendable, S
         /// The Unix timestamp (in seconds) of when the certificate expires.
         public var expiresAt: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `CertificateDetails`.
         ///
@@ -537,6 +551,8 @@ public struct OrganizationCertificate: Codable, MemberwiseEquatable, Sendable, S
         ) {
             self.validAt = validAt
             self.expiresAt = expiresAt
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `CertificateDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -576,14 +592,16 @@ public struct OrganizationCertificate: Codable, MemberwiseEquatable, Sendable, S
 public struct OrganizationCertificateActivationResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var data: [OrganizationCertificate]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `OrganizationCertificateActivationResponse`.
     public init(data: [OrganizationCertificate]) {
         self.data = data
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `OrganizationCertificateActivationResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -621,14 +639,16 @@ public struct OrganizationCertificateActivationResponse: Codable, MemberwiseEqua
 public struct OrganizationCertificateDeactivationResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var data: [OrganizationCertificate]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `OrganizationCertificateDeactivationResponse`.
     public init(data: [OrganizationCertificate]) {
         self.data = data
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `OrganizationCertificateDeactivationResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -676,10 +696,10 @@ public struct OrganizationProjectCertificate: Codable, MemberwiseEquatable, Send
     /// Whether the certificate is currently active at the project level.
     public var active: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `OrganizationProjectCertificate`.
     ///
@@ -701,6 +721,8 @@ public struct OrganizationProjectCertificate: Codable, MemberwiseEquatable, Send
         self.createdAt = createdAt
         self.certificateDetails = certificateDetails
         self.active = active
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `OrganizationProjectCertificate` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -752,10 +774,10 @@ public struct OrganizationProjectCertificate: Codable, MemberwiseEquatable, Send
         /// The Unix timestamp (in seconds) of when the certificate expires.
         public var expiresAt: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `CertificateDetails`.
         ///
@@ -768,6 +790,8 @@ public struct OrganizationProjectCertificate: Codable, MemberwiseEquatable, Send
         ) {
             self.validAt = validAt
             self.expiresAt = expiresAt
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `CertificateDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -807,14 +831,16 @@ public struct OrganizationProjectCertificate: Codable, MemberwiseEquatable, Send
 public struct OrganizationProjectCertificateActivationResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var data: [OrganizationProjectCertificate]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `OrganizationProjectCertificateActivationResponse`.
     public init(data: [OrganizationProjectCertificate]) {
         self.data = data
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `OrganizationProjectCertificateActivationResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -852,14 +878,16 @@ public struct OrganizationProjectCertificateActivationResponse: Codable, Memberw
 public struct OrganizationProjectCertificateDeactivationResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var data: [OrganizationProjectCertificate]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `OrganizationProjectCertificateDeactivationResponse`.
     public init(data: [OrganizationProjectCertificate]) {
         self.data = data
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `OrganizationProjectCertificateDeactivationResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -898,10 +926,10 @@ public struct ToggleCertificatesRequest: Codable, MemberwiseEquatable, Sendable,
     /// 1 to 10 items.
     public var certificateIDs: [Swift.String]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ToggleCertificatesRequest`.
     ///
@@ -909,6 +937,8 @@ public struct ToggleCertificatesRequest: Codable, MemberwiseEquatable, Sendable,
     ///   - certificateIDs: 1 to 10 items.
     public init(certificateIDs: [Swift.String]) {
         self.certificateIDs = certificateIDs
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ToggleCertificatesRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -947,10 +977,10 @@ public struct UploadCertificateRequest: Codable, MemberwiseEquatable, Sendable, 
     /// The certificate content in PEM format
     public var certificate: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `UploadCertificateRequest`.
     ///
@@ -963,6 +993,8 @@ public struct UploadCertificateRequest: Codable, MemberwiseEquatable, Sendable, 
     ) {
         self.name = name
         self.certificate = certificate
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `UploadCertificateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does

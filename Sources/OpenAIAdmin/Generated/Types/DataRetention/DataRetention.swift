@@ -11,10 +11,10 @@ public struct OrganizationDataRetention: Codable, MemberwiseEquatable, Sendable,
     /// The configured organization data retention type.
     public var type: OrganizationDataRetention.TypeValue
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `OrganizationDataRetention`.
     ///
@@ -22,6 +22,8 @@ public struct OrganizationDataRetention: Codable, MemberwiseEquatable, Sendable,
     ///   - type: The configured organization data retention type.
     public init(type: OrganizationDataRetention.TypeValue) {
         self.type = type
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `OrganizationDataRetention` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -87,10 +89,10 @@ public struct ProjectDataRetention: Codable, MemberwiseEquatable, Sendable, Spec
     /// The configured project data retention type.
     public var type: ProjectDataRetention.TypeValue
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProjectDataRetention`.
     ///
@@ -98,6 +100,8 @@ public struct ProjectDataRetention: Codable, MemberwiseEquatable, Sendable, Spec
     ///   - type: The configured project data retention type.
     public init(type: ProjectDataRetention.TypeValue) {
         self.type = type
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProjectDataRetention` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -169,10 +173,10 @@ public struct UpdateOrganizationDataRetentionBody: Codable, MemberwiseEquatable,
     /// The desired organization data retention type.
     public var retentionType: UpdateOrganizationDataRetentionBody.RetentionType
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `UpdateOrganizationDataRetentionBody`.
     ///
@@ -180,6 +184,8 @@ public struct UpdateOrganizationDataRetentionBody: Codable, MemberwiseEquatable,
     ///   - retentionType: The desired organization data retention type.
     public init(retentionType: UpdateOrganizationDataRetentionBody.RetentionType) {
         self.retentionType = retentionType
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `UpdateOrganizationDataRetentionBody` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -243,10 +249,10 @@ public struct UpdateProjectDataRetentionBody: Codable, MemberwiseEquatable, Send
     /// The desired project data retention type.
     public var retentionType: UpdateProjectDataRetentionBody.RetentionType
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `UpdateProjectDataRetentionBody`.
     ///
@@ -254,6 +260,8 @@ public struct UpdateProjectDataRetentionBody: Codable, MemberwiseEquatable, Send
     ///   - retentionType: The desired project data retention type.
     public init(retentionType: UpdateProjectDataRetentionBody.RetentionType) {
         self.retentionType = retentionType
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `UpdateProjectDataRetentionBody` from its JSON object under the decoder's ``DecodingMode``; members it does

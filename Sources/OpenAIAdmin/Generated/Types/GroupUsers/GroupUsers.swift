@@ -11,10 +11,10 @@ public struct CreateGroupUserBody: Codable, MemberwiseEquatable, Sendable, SpecD
     /// Identifier of the user to add to the group.
     public var userID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateGroupUserBody`.
     ///
@@ -22,6 +22,8 @@ public struct CreateGroupUserBody: Codable, MemberwiseEquatable, Sendable, SpecD
     ///   - userID: Identifier of the user to add to the group.
     public init(userID: Swift.String) {
         self.userID = userID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateGroupUserBody` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -70,10 +72,10 @@ public struct GroupMemberUser: Codable, MemberwiseEquatable, Sendable, SpecDevia
     /// The type of user.
     public var userType: GroupMemberUser.UserType
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `GroupMemberUser`.
     ///
@@ -98,6 +100,8 @@ public struct GroupMemberUser: Codable, MemberwiseEquatable, Sendable, SpecDevia
         self.picture = picture
         self.isServiceAccount = isServiceAccount
         self.userType = userType
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `GroupMemberUser` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -174,10 +178,10 @@ public struct GroupUser: Codable, MemberwiseEquatable, Sendable, SpecDeviationRe
     /// The email address of the user.
     public var email: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `GroupUser`.
     ///
@@ -193,6 +197,8 @@ public struct GroupUser: Codable, MemberwiseEquatable, Sendable, SpecDeviationRe
         self.id = id
         self.name = name
         self.email = email
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `GroupUser` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -239,10 +245,10 @@ public struct GroupUserAssignment: Codable, MemberwiseEquatable, Sendable, SpecD
     /// Identifier of the group the user was added to.
     public var groupID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `GroupUserAssignment`.
     ///
@@ -255,6 +261,8 @@ public struct GroupUserAssignment: Codable, MemberwiseEquatable, Sendable, SpecD
     ) {
         self.userID = userID
         self.groupID = groupID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `GroupUserAssignment` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -298,10 +306,10 @@ public struct GroupUserDeletedResource: Codable, MemberwiseEquatable, Sendable, 
     /// Whether the group membership was removed.
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `GroupUserDeletedResource`.
     ///
@@ -309,6 +317,8 @@ public struct GroupUserDeletedResource: Codable, MemberwiseEquatable, Sendable, 
     ///   - deleted: Whether the group membership was removed.
     public init(deleted: Swift.Bool) {
         self.deleted = deleted
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `GroupUserDeletedResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -353,10 +363,10 @@ public struct UserListResource: Codable, MemberwiseEquatable, Sendable, SpecDevi
     /// Cursor to fetch the next page of results, or `null` when no further users are available.
     public var next: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `UserListResource`.
     ///
@@ -372,6 +382,8 @@ public struct UserListResource: Codable, MemberwiseEquatable, Sendable, SpecDevi
         self.data = data
         self.hasMore = hasMore
         self.next = next
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `UserListResource` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -13,10 +13,10 @@ public struct CreateGroupBody: Codable, MemberwiseEquatable, Sendable, SpecDevia
     /// 1 to 255 characters.
     public var name: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateGroupBody`.
     ///
@@ -24,6 +24,8 @@ public struct CreateGroupBody: Codable, MemberwiseEquatable, Sendable, SpecDevia
     ///   - name: Human readable name for the group. 1 to 255 characters.
     public init(name: Swift.String) {
         self.name = name
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateGroupBody` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -64,10 +66,10 @@ public struct GroupDeletedResource: Codable, MemberwiseEquatable, Sendable, Spec
     /// Whether the group was deleted.
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `GroupDeletedResource`.
     ///
@@ -80,6 +82,8 @@ public struct GroupDeletedResource: Codable, MemberwiseEquatable, Sendable, Spec
     ) {
         self.id = id
         self.deleted = deleted
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `GroupDeletedResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -127,10 +131,10 @@ public struct GroupListResource: Codable, MemberwiseEquatable, Sendable, SpecDev
     /// Cursor to fetch the next page of results, or `null` if there are no more results.
     public var next: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `GroupListResource`.
     ///
@@ -146,6 +150,8 @@ public struct GroupListResource: Codable, MemberwiseEquatable, Sendable, SpecDev
         self.data = data
         self.hasMore = hasMore
         self.next = next
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `GroupListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -206,10 +212,10 @@ public struct GroupResourceWithSuccess: Codable, MemberwiseEquatable, Sendable, 
     /// Whether the group is managed through SCIM and controlled by your identity provider.
     public var isScimManaged: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `GroupResourceWithSuccess`.
     ///
@@ -228,6 +234,8 @@ public struct GroupResourceWithSuccess: Codable, MemberwiseEquatable, Sendable, 
         self.name = name
         self.createdAt = createdAt
         self.isScimManaged = isScimManaged
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `GroupResourceWithSuccess` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -283,10 +291,10 @@ public struct GroupResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviati
     /// The type of the group.
     public var groupType: GroupResponse.GroupType
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `GroupResponse`.
     ///
@@ -308,6 +316,8 @@ public struct GroupResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviati
         self.createdAt = createdAt
         self.isScimManaged = isScimManaged
         self.groupType = groupType
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `GroupResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -379,10 +389,10 @@ public struct UpdateGroupBody: Codable, MemberwiseEquatable, Sendable, SpecDevia
     /// 1 to 255 characters.
     public var name: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `UpdateGroupBody`.
     ///
@@ -390,6 +400,8 @@ public struct UpdateGroupBody: Codable, MemberwiseEquatable, Sendable, SpecDevia
     ///   - name: New display name for the group. 1 to 255 characters.
     public init(name: Swift.String) {
         self.name = name
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `UpdateGroupBody` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -11,10 +11,10 @@ public struct HostedToolPermission: Codable, MemberwiseEquatable, Sendable, Spec
     /// Whether the hosted tool is enabled for the project.
     public var enabled: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `HostedToolPermission`.
     ///
@@ -22,6 +22,8 @@ public struct HostedToolPermission: Codable, MemberwiseEquatable, Sendable, Spec
     ///   - enabled: Whether the hosted tool is enabled for the project.
     public init(enabled: Swift.Bool) {
         self.enabled = enabled
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `HostedToolPermission` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -58,10 +60,10 @@ public struct HostedToolPermissionUpdate: Codable, MemberwiseEquatable, Sendable
     /// Whether to enable the hosted tool for the project.
     public var enabled: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `HostedToolPermissionUpdate`.
     ///
@@ -69,6 +71,8 @@ public struct HostedToolPermissionUpdate: Codable, MemberwiseEquatable, Sendable
     ///   - enabled: Whether to enable the hosted tool for the project.
     public init(enabled: Swift.Bool) {
         self.enabled = enabled
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `HostedToolPermissionUpdate` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -115,10 +119,10 @@ public struct ProjectHostedToolPermissions: Codable, MemberwiseEquatable, Sendab
     /// Permission state for a single hosted tool on a project.
     public var codeInterpreter: HostedToolPermission
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProjectHostedToolPermissions`.
     ///
@@ -140,6 +144,8 @@ public struct ProjectHostedToolPermissions: Codable, MemberwiseEquatable, Sendab
         self.imageGeneration = imageGeneration
         self.mcp = mcp
         self.codeInterpreter = codeInterpreter
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProjectHostedToolPermissions` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -196,10 +202,10 @@ public struct ProjectHostedToolPermissionsUpdateRequest: Codable, MemberwiseEqua
     /// The code interpreter permission update.
     public var codeInterpreter: HostedToolPermissionUpdate?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProjectHostedToolPermissionsUpdateRequest`.
     ///
@@ -221,6 +227,8 @@ public struct ProjectHostedToolPermissionsUpdateRequest: Codable, MemberwiseEqua
         self.imageGeneration = imageGeneration
         self.mcp = mcp
         self.codeInterpreter = codeInterpreter
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProjectHostedToolPermissionsUpdateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -25,10 +25,10 @@ public struct Invite: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepor
     /// The projects that were granted membership upon acceptance of the invite.
     public var projects: [Invite.Project]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Invite`.
     ///
@@ -59,6 +59,8 @@ public struct Invite: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepor
         self.expiresAt = expiresAt
         self.acceptedAt = acceptedAt
         self.projects = projects
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Invite` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -160,10 +162,10 @@ public struct Invite: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepor
         /// Project membership role
         public var role: Invite.Project.Role
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Project`.
         ///
@@ -176,6 +178,8 @@ public struct Invite: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepor
         ) {
             self.id = id
             self.role = role
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Project` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -235,10 +239,10 @@ public struct InviteDeleteResponse: Codable, MemberwiseEquatable, Sendable, Spec
     public var id: Swift.String
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `InviteDeleteResponse`.
     public init(
@@ -247,6 +251,8 @@ public struct InviteDeleteResponse: Codable, MemberwiseEquatable, Sendable, Spec
     ) {
         self.id = id
         self.deleted = deleted
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `InviteDeleteResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -293,10 +299,10 @@ public struct InviteListResponse: Codable, MemberwiseEquatable, Sendable, SpecDe
     /// The `has_more` property is used for pagination to indicate there are additional results.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `InviteListResponse`.
     ///
@@ -315,6 +321,8 @@ public struct InviteListResponse: Codable, MemberwiseEquatable, Sendable, SpecDe
         self.firstID = firstID
         self.lastID = lastID
         self.hasMore = hasMore
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `InviteListResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -374,10 +382,10 @@ public struct InviteRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviati
     /// An array of projects to which membership is granted at the same time the org invite is accepted. If omitted, the user will be invited to the default project for compatibility with legacy behavior. If empty list is passed, the user will not be invited to any projects, including the default one.
     public var projects: [InviteRequest.Project]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `InviteRequest`.
     ///
@@ -393,6 +401,8 @@ public struct InviteRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviati
         self.email = email
         self.role = role
         self.projects = projects
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `InviteRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -455,10 +465,10 @@ public struct InviteRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviati
         /// Project membership role
         public var role: InviteRequest.Project.Role
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Project`.
         ///
@@ -471,6 +481,8 @@ public struct InviteRequest: Codable, MemberwiseEquatable, Sendable, SpecDeviati
         ) {
             self.id = id
             self.role = role
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Project` from its JSON object under the decoder's ``DecodingMode``; members it does

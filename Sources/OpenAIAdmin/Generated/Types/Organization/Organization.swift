@@ -11,10 +11,10 @@ public struct APIKeyList: Codable, MemberwiseEquatable, Sendable, SpecDeviationR
     public var firstID: Swift.String?
     public var lastID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `APIKeyList`.
     public init(
@@ -27,6 +27,8 @@ public struct APIKeyList: Codable, MemberwiseEquatable, Sendable, SpecDeviationR
         self.hasMore = hasMore
         self.firstID = firstID
         self.lastID = lastID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `APIKeyList` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -95,10 +97,10 @@ public struct AdminAPIKey: Codable, MemberwiseEquatable, Sendable, SpecDeviation
     public var lastUsedAt: Swift.Int?
     public var owner: AdminAPIKey.Owner
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `AdminAPIKey`.
     ///
@@ -126,6 +128,8 @@ public struct AdminAPIKey: Codable, MemberwiseEquatable, Sendable, SpecDeviation
         self.expiresAt = expiresAt
         self.lastUsedAt = lastUsedAt
         self.owner = owner
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `AdminAPIKey` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -191,10 +195,10 @@ public struct AdminAPIKey: Codable, MemberwiseEquatable, Sendable, SpecDeviation
         /// Always `owner`
         public var role: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Owner`.
         ///
@@ -219,6 +223,8 @@ public struct AdminAPIKey: Codable, MemberwiseEquatable, Sendable, SpecDeviation
             self.name = name
             self.createdAt = createdAt
             self.role = role
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Owner` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -284,10 +290,10 @@ public struct AdminAPIKeyCreateResponse: Codable, MemberwiseEquatable, Sendable,
     /// The value of the API key. Only shown on create.
     public var value: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `AdminAPIKeyCreateResponse`.
     ///
@@ -318,6 +324,8 @@ public struct AdminAPIKeyCreateResponse: Codable, MemberwiseEquatable, Sendable,
         self.lastUsedAt = lastUsedAt
         self.owner = owner
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `AdminAPIKeyCreateResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -386,10 +394,10 @@ public struct AdminAPIKeyCreateResponse: Codable, MemberwiseEquatable, Sendable,
         /// Always `owner`
         public var role: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Owner`.
         ///
@@ -414,6 +422,8 @@ public struct AdminAPIKeyCreateResponse: Codable, MemberwiseEquatable, Sendable,
             self.name = name
             self.createdAt = createdAt
             self.role = role
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Owner` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -470,10 +480,10 @@ public struct CreateProjectServiceAccountAPIKeyBody: Codable, MemberwiseEquatabl
     /// API key scopes.
     public var scopes: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateProjectServiceAccountAPIKeyBody`.
     ///
@@ -486,6 +496,8 @@ public struct CreateProjectServiceAccountAPIKeyBody: Codable, MemberwiseEquatabl
     ) {
         self.name = name
         self.scopes = scopes
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateProjectServiceAccountAPIKeyBody` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -527,10 +539,10 @@ public struct OrganizationSpendLimitDeletedResource: Codable, MemberwiseEquatabl
     /// Whether the hard spend limit was deleted.
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `OrganizationSpendLimitDeletedResource`.
     ///
@@ -538,6 +550,8 @@ public struct OrganizationSpendLimitDeletedResource: Codable, MemberwiseEquatabl
     ///   - deleted: Whether the hard spend limit was deleted.
     public init(deleted: Swift.Bool) {
         self.deleted = deleted
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `OrganizationSpendLimitDeletedResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -584,10 +598,10 @@ public struct OrganizationSpendLimitResource: Codable, MemberwiseEquatable, Send
     /// The current enforcement state of the hard spend limit.
     public var enforcement: SpendLimitEnforcement
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `OrganizationSpendLimitResource`.
     ///
@@ -606,6 +620,8 @@ public struct OrganizationSpendLimitResource: Codable, MemberwiseEquatable, Send
         self.currency = currency
         self.interval = interval
         self.enforcement = enforcement
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `OrganizationSpendLimitResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -655,10 +671,10 @@ public struct ProjectSpendLimitDeletedResource: Codable, MemberwiseEquatable, Se
     /// Whether the hard spend limit was deleted.
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProjectSpendLimitDeletedResource`.
     ///
@@ -666,6 +682,8 @@ public struct ProjectSpendLimitDeletedResource: Codable, MemberwiseEquatable, Se
     ///   - deleted: Whether the hard spend limit was deleted.
     public init(deleted: Swift.Bool) {
         self.deleted = deleted
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProjectSpendLimitDeletedResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -712,10 +730,10 @@ public struct ProjectSpendLimitResource: Codable, MemberwiseEquatable, Sendable,
     /// The current enforcement state of the hard spend limit.
     public var enforcement: SpendLimitEnforcement
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProjectSpendLimitResource`.
     ///
@@ -734,6 +752,8 @@ public struct ProjectSpendLimitResource: Codable, MemberwiseEquatable, Sendable,
         self.currency = currency
         self.interval = interval
         self.enforcement = enforcement
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProjectSpendLimitResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -787,10 +807,10 @@ public struct ServiceAccountAPIKeyBody: Codable, MemberwiseEquatable, Sendable, 
     /// The identifier of the API key.
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ServiceAccountAPIKeyBody`.
     ///
@@ -809,6 +829,8 @@ public struct ServiceAccountAPIKeyBody: Codable, MemberwiseEquatable, Sendable, 
         self.name = name
         self.createdAt = createdAt
         self.id = id
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ServiceAccountAPIKeyBody` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -872,10 +894,10 @@ public struct SpendLimitEnforcement: Codable, MemberwiseEquatable, Sendable, Spe
     /// Whether the hard spend limit is currently enforcing.
     public var status: SpendLimitEnforcementStatus
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `SpendLimitEnforcement`.
     ///
@@ -883,6 +905,8 @@ public struct SpendLimitEnforcement: Codable, MemberwiseEquatable, Sendable, Spe
     ///   - status: Whether the hard spend limit is currently enforcing.
     public init(status: SpendLimitEnforcementStatus) {
         self.status = status
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `SpendLimitEnforcement` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -954,10 +978,10 @@ public struct UpdateOrganizationSpendLimitBody: Codable, MemberwiseEquatable, Se
     /// At least 1.
     public var thresholdAmount: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `UpdateOrganizationSpendLimitBody`.
     ///
@@ -965,6 +989,8 @@ public struct UpdateOrganizationSpendLimitBody: Codable, MemberwiseEquatable, Se
     ///   - thresholdAmount: The hard spend limit amount, in cents. At least 1.
     public init(thresholdAmount: Swift.Int) {
         self.thresholdAmount = thresholdAmount
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `UpdateOrganizationSpendLimitBody` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1009,10 +1035,10 @@ public struct UpdateProjectSpendLimitBody: Codable, MemberwiseEquatable, Sendabl
     /// At least 1.
     public var thresholdAmount: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `UpdateProjectSpendLimitBody`.
     ///
@@ -1020,6 +1046,8 @@ public struct UpdateProjectSpendLimitBody: Codable, MemberwiseEquatable, Sendabl
     ///   - thresholdAmount: The hard spend limit amount, in cents. At least 1.
     public init(thresholdAmount: Swift.Int) {
         self.thresholdAmount = thresholdAmount
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `UpdateProjectSpendLimitBody` from its JSON object under the decoder's ``DecodingMode``; members it does

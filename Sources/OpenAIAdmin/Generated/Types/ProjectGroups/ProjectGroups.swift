@@ -13,10 +13,10 @@ public struct InviteProjectGroupBody: Codable, MemberwiseEquatable, Sendable, Sp
     /// Identifier of the project role to grant to the group.
     public var role: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `InviteProjectGroupBody`.
     ///
@@ -29,6 +29,8 @@ public struct InviteProjectGroupBody: Codable, MemberwiseEquatable, Sendable, Sp
     ) {
         self.groupID = groupID
         self.role = role
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `InviteProjectGroupBody` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -78,10 +80,10 @@ public struct ProjectGroup: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
     /// Unix timestamp (in seconds) when the group was granted project access.
     public var createdAt: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProjectGroup`.
     ///
@@ -103,6 +105,8 @@ public struct ProjectGroup: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
         self.groupName = groupName
         self.groupType = groupType
         self.createdAt = createdAt
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProjectGroup` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -174,10 +178,10 @@ public struct ProjectGroupDeletedResource: Codable, MemberwiseEquatable, Sendabl
     /// Whether the group membership in the project was removed.
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProjectGroupDeletedResource`.
     ///
@@ -185,6 +189,8 @@ public struct ProjectGroupDeletedResource: Codable, MemberwiseEquatable, Sendabl
     ///   - deleted: Whether the group membership in the project was removed.
     public init(deleted: Swift.Bool) {
         self.deleted = deleted
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProjectGroupDeletedResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -229,10 +235,10 @@ public struct ProjectGroupListResource: Codable, MemberwiseEquatable, Sendable, 
     /// Cursor to fetch the next page of results, or `null` when there are no more results.
     public var next: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProjectGroupListResource`.
     ///
@@ -248,6 +254,8 @@ public struct ProjectGroupListResource: Codable, MemberwiseEquatable, Sendable, 
         self.data = data
         self.hasMore = hasMore
         self.next = next
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProjectGroupListResource` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -23,10 +23,10 @@ public struct Project: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepo
     /// The residency configuration for the project.
     public var residency: PublicProjectResidency?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Project`.
     ///
@@ -54,6 +54,8 @@ public struct Project: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepo
         self.status = status
         self.externalKeyID = externalKeyID
         self.residency = residency
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Project` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -123,10 +125,10 @@ public struct ProjectAPIKey: Codable, MemberwiseEquatable, Sendable, SpecDeviati
     public var ownerProjectAccess: ProjectAPIKey.OwnerProjectAccess
     public var owner: ProjectAPIKey.Owner
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProjectAPIKey`.
     ///
@@ -154,6 +156,8 @@ public struct ProjectAPIKey: Codable, MemberwiseEquatable, Sendable, SpecDeviati
         self.id = id
         self.ownerProjectAccess = ownerProjectAccess
         self.owner = owner
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProjectAPIKey` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -232,10 +236,10 @@ public struct ProjectAPIKey: Codable, MemberwiseEquatable, Sendable, SpecDeviati
         /// The service account that owns a project API key.
         public var serviceAccount: ProjectAPIKeyOwnerServiceAccount?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Owner`.
         ///
@@ -251,6 +255,8 @@ public struct ProjectAPIKey: Codable, MemberwiseEquatable, Sendable, SpecDeviati
             self.type = type
             self.user = user
             self.serviceAccount = serviceAccount
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Owner` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -313,10 +319,10 @@ public struct ProjectAPIKeyDeleteResponse: Codable, MemberwiseEquatable, Sendabl
     public var id: Swift.String
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProjectAPIKeyDeleteResponse`.
     public init(
@@ -325,6 +331,8 @@ public struct ProjectAPIKeyDeleteResponse: Codable, MemberwiseEquatable, Sendabl
     ) {
         self.id = id
         self.deleted = deleted
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProjectAPIKeyDeleteResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -368,10 +376,10 @@ public struct ProjectAPIKeyListResponse: Codable, MemberwiseEquatable, Sendable,
     public var lastID: Swift.String?
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProjectAPIKeyListResponse`.
     public init(
@@ -384,6 +392,8 @@ public struct ProjectAPIKeyListResponse: Codable, MemberwiseEquatable, Sendable,
         self.firstID = firstID
         self.lastID = lastID
         self.hasMore = hasMore
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProjectAPIKeyListResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -447,10 +457,10 @@ public struct ProjectAPIKeyOwnerServiceAccount: Codable, MemberwiseEquatable, Se
     /// The service account's project role.
     public var role: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProjectAPIKeyOwnerServiceAccount`.
     ///
@@ -469,6 +479,8 @@ public struct ProjectAPIKeyOwnerServiceAccount: Codable, MemberwiseEquatable, Se
         self.name = name
         self.createdAt = createdAt
         self.role = role
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProjectAPIKeyOwnerServiceAccount` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -524,10 +536,10 @@ public struct ProjectAPIKeyOwnerUser: Codable, MemberwiseEquatable, Sendable, Sp
     /// The user's project role.
     public var role: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProjectAPIKeyOwnerUser`.
     ///
@@ -549,6 +561,8 @@ public struct ProjectAPIKeyOwnerUser: Codable, MemberwiseEquatable, Sendable, Sp
         self.name = name
         self.createdAt = createdAt
         self.role = role
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProjectAPIKeyOwnerUser` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -601,10 +615,10 @@ public struct ProjectCreateRequest: Codable, MemberwiseEquatable, Sendable, Spec
     /// External key ID to associate with the project.
     public var externalKeyID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProjectCreateRequest`.
     ///
@@ -620,6 +634,8 @@ public struct ProjectCreateRequest: Codable, MemberwiseEquatable, Sendable, Spec
         self.name = name
         self.residency = residency
         self.externalKeyID = externalKeyID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProjectCreateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -664,10 +680,10 @@ public struct ProjectListResponse: Codable, MemberwiseEquatable, Sendable, SpecD
     public var lastID: Swift.String?
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProjectListResponse`.
     public init(
@@ -680,6 +696,8 @@ public struct ProjectListResponse: Codable, MemberwiseEquatable, Sendable, SpecD
         self.firstID = firstID
         self.lastID = lastID
         self.hasMore = hasMore
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProjectListResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -739,10 +757,10 @@ public struct ProjectModelPermissions: Codable, MemberwiseEquatable, Sendable, S
     /// The model IDs included in the model permissions policy.
     public var modelIDs: [Swift.String]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProjectModelPermissions`.
     ///
@@ -755,6 +773,8 @@ public struct ProjectModelPermissions: Codable, MemberwiseEquatable, Sendable, S
     ) {
         self.mode = mode
         self.modelIDs = modelIDs
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProjectModelPermissions` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -817,10 +837,10 @@ public struct ProjectModelPermissionsDeleteResponse: Codable, MemberwiseEquatabl
     /// Whether the project model permissions were deleted.
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProjectModelPermissionsDeleteResponse`.
     ///
@@ -828,6 +848,8 @@ public struct ProjectModelPermissionsDeleteResponse: Codable, MemberwiseEquatabl
     ///   - deleted: Whether the project model permissions were deleted.
     public init(deleted: Swift.Bool) {
         self.deleted = deleted
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProjectModelPermissionsDeleteResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -868,10 +890,10 @@ public struct ProjectModelPermissionsUpdateRequest: Codable, MemberwiseEquatable
     /// The model IDs included in this permissions policy.
     public var modelIDs: [Swift.String]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProjectModelPermissionsUpdateRequest`.
     ///
@@ -884,6 +906,8 @@ public struct ProjectModelPermissionsUpdateRequest: Codable, MemberwiseEquatable
     ) {
         self.mode = mode
         self.modelIDs = modelIDs
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProjectModelPermissionsUpdateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -958,10 +982,10 @@ public struct ProjectRateLimit: Codable, MemberwiseEquatable, Sendable, SpecDevi
     /// The maximum batch input tokens per day. Only present for relevant models.
     public var batch1DayMaxInputTokens: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProjectRateLimit`.
     ///
@@ -992,6 +1016,8 @@ public struct ProjectRateLimit: Codable, MemberwiseEquatable, Sendable, SpecDevi
         self.maxAudioMegabytesPer1Minute = maxAudioMegabytesPer1Minute
         self.maxRequestsPer1Day = maxRequestsPer1Day
         self.batch1DayMaxInputTokens = batch1DayMaxInputTokens
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProjectRateLimit` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1053,10 +1079,10 @@ public struct ProjectRateLimitListResponse: Codable, MemberwiseEquatable, Sendab
     public var lastID: Swift.String?
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProjectRateLimitListResponse`.
     public init(
@@ -1069,6 +1095,8 @@ public struct ProjectRateLimitListResponse: Codable, MemberwiseEquatable, Sendab
         self.firstID = firstID
         self.lastID = lastID
         self.hasMore = hasMore
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProjectRateLimitListResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1134,10 +1162,10 @@ public struct ProjectRateLimitUpdateRequest: Codable, MemberwiseEquatable, Senda
     /// The maximum batch input tokens per day. Only relevant for certain models.
     public var batch1DayMaxInputTokens: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProjectRateLimitUpdateRequest`.
     ///
@@ -1162,6 +1190,8 @@ public struct ProjectRateLimitUpdateRequest: Codable, MemberwiseEquatable, Senda
         self.maxAudioMegabytesPer1Minute = maxAudioMegabytesPer1Minute
         self.maxRequestsPer1Day = maxRequestsPer1Day
         self.batch1DayMaxInputTokens = batch1DayMaxInputTokens
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProjectRateLimitUpdateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1221,10 +1251,10 @@ public struct ProjectServiceAccount: Codable, MemberwiseEquatable, Sendable, Spe
     /// The Unix timestamp (in seconds) of when the service account was created
     public var createdAt: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProjectServiceAccount`.
     ///
@@ -1243,6 +1273,8 @@ public struct ProjectServiceAccount: Codable, MemberwiseEquatable, Sendable, Spe
         self.name = name
         self.role = role
         self.createdAt = createdAt
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProjectServiceAccount` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1315,10 +1347,10 @@ public struct ProjectServiceAccountAPIKey: Codable, MemberwiseEquatable, Sendabl
     public var createdAt: Swift.Int
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProjectServiceAccountAPIKey`.
     ///
@@ -1337,6 +1369,8 @@ public struct ProjectServiceAccountAPIKey: Codable, MemberwiseEquatable, Sendabl
         self.name = name
         self.createdAt = createdAt
         self.id = id
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProjectServiceAccountAPIKey` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1386,10 +1420,10 @@ public struct ProjectServiceAccountCreateRequest: Codable, MemberwiseEquatable, 
     /// Create the service account without default roles or an API key.
     public var createServiceAccountOnly: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProjectServiceAccountCreateRequest`.
     ///
@@ -1402,6 +1436,8 @@ public struct ProjectServiceAccountCreateRequest: Codable, MemberwiseEquatable, 
     ) {
         self.name = name
         self.createServiceAccountOnly = createServiceAccountOnly
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProjectServiceAccountCreateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1446,10 +1482,10 @@ public struct ProjectServiceAccountCreateResponse: Codable, MemberwiseEquatable,
     public var createdAt: Swift.Int
     public var apiKey: ProjectServiceAccountAPIKey?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProjectServiceAccountCreateResponse`.
     ///
@@ -1471,6 +1507,8 @@ public struct ProjectServiceAccountCreateResponse: Codable, MemberwiseEquatable,
         self.role = role
         self.createdAt = createdAt
         self.apiKey = apiKey
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProjectServiceAccountCreateResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1555,10 +1593,10 @@ public struct ProjectServiceAccountDeleteResponse: Codable, MemberwiseEquatable,
     public var id: Swift.String
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProjectServiceAccountDeleteResponse`.
     public init(
@@ -1567,6 +1605,8 @@ public struct ProjectServiceAccountDeleteResponse: Codable, MemberwiseEquatable,
     ) {
         self.id = id
         self.deleted = deleted
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProjectServiceAccountDeleteResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1610,10 +1650,10 @@ public struct ProjectServiceAccountListResponse: Codable, MemberwiseEquatable, S
     public var lastID: Swift.String?
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProjectServiceAccountListResponse`.
     public init(
@@ -1626,6 +1666,8 @@ public struct ProjectServiceAccountListResponse: Codable, MemberwiseEquatable, S
         self.firstID = firstID
         self.lastID = lastID
         self.hasMore = hasMore
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProjectServiceAccountListResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1683,10 +1725,10 @@ public struct ProjectUpdateRequest: Codable, MemberwiseEquatable, Sendable, Spec
     /// External key ID to associate with the project.
     public var externalKeyID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProjectUpdateRequest`.
     ///
@@ -1699,6 +1741,8 @@ public struct ProjectUpdateRequest: Codable, MemberwiseEquatable, Sendable, Spec
     ) {
         self.name = name
         self.externalKeyID = externalKeyID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProjectUpdateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1748,10 +1792,10 @@ public struct ProjectUser: Codable, MemberwiseEquatable, Sendable, SpecDeviation
     /// The Unix timestamp (in seconds) of when the project was added.
     public var addedAt: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProjectUser`.
     ///
@@ -1773,6 +1817,8 @@ public struct ProjectUser: Codable, MemberwiseEquatable, Sendable, SpecDeviation
         self.email = email
         self.role = role
         self.addedAt = addedAt
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProjectUser` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1827,10 +1873,10 @@ public struct ProjectUserCreateRequest: Codable, MemberwiseEquatable, Sendable, 
     /// `owner` or `member`
     public var role: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProjectUserCreateRequest`.
     ///
@@ -1846,6 +1892,8 @@ public struct ProjectUserCreateRequest: Codable, MemberwiseEquatable, Sendable, 
         self.userID = userID
         self.email = email
         self.role = role
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProjectUserCreateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1888,10 +1936,10 @@ public struct ProjectUserDeleteResponse: Codable, MemberwiseEquatable, Sendable,
     public var id: Swift.String
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProjectUserDeleteResponse`.
     public init(
@@ -1900,6 +1948,8 @@ public struct ProjectUserDeleteResponse: Codable, MemberwiseEquatable, Sendable,
     ) {
         self.id = id
         self.deleted = deleted
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProjectUserDeleteResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1944,10 +1994,10 @@ public struct ProjectUserListResponse: Codable, MemberwiseEquatable, Sendable, S
     public var lastID: Swift.String?
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProjectUserListResponse`.
     public init(
@@ -1962,6 +2012,8 @@ public struct ProjectUserListResponse: Codable, MemberwiseEquatable, Sendable, S
         self.firstID = firstID
         self.lastID = lastID
         self.hasMore = hasMore
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProjectUserListResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2018,10 +2070,10 @@ public struct ProjectUserUpdateRequest: Codable, MemberwiseEquatable, Sendable, 
     /// `owner` or `member`
     public var role: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProjectUserUpdateRequest`.
     ///
@@ -2029,6 +2081,8 @@ public struct ProjectUserUpdateRequest: Codable, MemberwiseEquatable, Sendable, 
     ///   - role: `owner` or `member`
     public init(role: Swift.String? = nil) {
         self.role = role
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProjectUserUpdateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2116,10 +2170,10 @@ public struct UpdateProjectServiceAccountBody: Codable, MemberwiseEquatable, Sen
     /// The updated service account role.
     public var role: UpdateProjectServiceAccountBody.Role?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `UpdateProjectServiceAccountBody`.
     ///
@@ -2132,6 +2186,8 @@ public struct UpdateProjectServiceAccountBody: Codable, MemberwiseEquatable, Sen
     ) {
         self.name = name
         self.role = role
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `UpdateProjectServiceAccountBody` from its JSON object under the decoder's ``DecodingMode``; members it does

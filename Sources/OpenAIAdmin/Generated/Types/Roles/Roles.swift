@@ -15,10 +15,10 @@ public struct PublicCreateOrganizationRoleBody: Codable, MemberwiseEquatable, Se
     /// Optional description of the role.
     public var description: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `PublicCreateOrganizationRoleBody`.
     ///
@@ -34,6 +34,8 @@ public struct PublicCreateOrganizationRoleBody: Codable, MemberwiseEquatable, Se
         self.roleName = roleName
         self.permissions = permissions
         self.description = description
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `PublicCreateOrganizationRoleBody` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -82,10 +84,10 @@ public struct PublicRoleListResource: Codable, MemberwiseEquatable, Sendable, Sp
     /// Cursor to fetch the next page of results, or `null` when there are no additional roles.
     public var next: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `PublicRoleListResource`.
     ///
@@ -101,6 +103,8 @@ public struct PublicRoleListResource: Codable, MemberwiseEquatable, Sendable, Sp
         self.data = data
         self.hasMore = hasMore
         self.next = next
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `PublicRoleListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -159,10 +163,10 @@ public struct PublicUpdateOrganizationRoleBody: Codable, MemberwiseEquatable, Se
     /// New name for the role.
     public var roleName: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `PublicUpdateOrganizationRoleBody`.
     ///
@@ -178,6 +182,8 @@ public struct PublicUpdateOrganizationRoleBody: Codable, MemberwiseEquatable, Se
         self.permissions = permissions
         self.description = description
         self.roleName = roleName
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `PublicUpdateOrganizationRoleBody` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -232,10 +238,10 @@ public struct Role: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporti
     /// Whether the role is predefined and managed by OpenAI.
     public var predefinedRole: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Role`.
     ///
@@ -260,6 +266,8 @@ public struct Role: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporti
         self.permissions = permissions
         self.resourceType = resourceType
         self.predefinedRole = predefinedRole
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Role` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -317,10 +325,10 @@ public struct RoleDeletedResource: Codable, MemberwiseEquatable, Sendable, SpecD
     /// Whether the role was deleted.
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RoleDeletedResource`.
     ///
@@ -333,6 +341,8 @@ public struct RoleDeletedResource: Codable, MemberwiseEquatable, Sendable, SpecD
     ) {
         self.id = id
         self.deleted = deleted
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RoleDeletedResource` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -37,10 +37,10 @@ public struct AssignedRoleDetails: Codable, MemberwiseEquatable, Sendable, SpecD
     /// Principals from which the role assignment is inherited, when available.
     public var assignmentSources: [AssignedRoleDetails.AssignmentSource]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `AssignedRoleDetails`.
     ///
@@ -83,6 +83,8 @@ public struct AssignedRoleDetails: Codable, MemberwiseEquatable, Sendable, SpecD
         self.createdByUserObj = createdByUserObj
         self.metadata = metadata
         self.assignmentSources = assignmentSources
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `AssignedRoleDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -151,10 +153,10 @@ public struct AssignedRoleDetails: Codable, MemberwiseEquatable, Sendable, SpecD
         public var principalID: Swift.String
         public var principalType: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `AssignmentSource`.
         public init(
@@ -163,6 +165,8 @@ public struct AssignedRoleDetails: Codable, MemberwiseEquatable, Sendable, SpecD
         ) {
             self.principalID = principalID
             self.principalType = principalType
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `AssignmentSource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -207,10 +211,10 @@ public struct DeletedRoleAssignmentResource: Codable, MemberwiseEquatable, Senda
     /// Whether the assignment was removed.
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `DeletedRoleAssignmentResource`.
     ///
@@ -223,6 +227,8 @@ public struct DeletedRoleAssignmentResource: Codable, MemberwiseEquatable, Senda
     ) {
         self.object = object
         self.deleted = deleted
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `DeletedRoleAssignmentResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -270,10 +276,10 @@ public struct Group: Codable, MemberwiseEquatable, Sendable, SpecDeviationReport
     /// Whether the group is managed through SCIM.
     public var scimManaged: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Group`.
     ///
@@ -292,6 +298,8 @@ public struct Group: Codable, MemberwiseEquatable, Sendable, SpecDeviationReport
         self.name = name
         self.createdAt = createdAt
         self.scimManaged = scimManaged
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Group` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -343,10 +351,10 @@ public struct GroupRoleAssignment: Codable, MemberwiseEquatable, Sendable, SpecD
     /// Details about a role that can be assigned through the public Roles API.
     public var role: Role
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `GroupRoleAssignment`.
     ///
@@ -359,6 +367,8 @@ public struct GroupRoleAssignment: Codable, MemberwiseEquatable, Sendable, SpecD
     ) {
         self.group = group
         self.role = role
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `GroupRoleAssignment` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -402,10 +412,10 @@ public struct PublicAssignOrganizationGroupRoleBody: Codable, MemberwiseEquatabl
     /// Identifier of the role to assign.
     public var roleID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `PublicAssignOrganizationGroupRoleBody`.
     ///
@@ -413,6 +423,8 @@ public struct PublicAssignOrganizationGroupRoleBody: Codable, MemberwiseEquatabl
     ///   - roleID: Identifier of the role to assign.
     public init(roleID: Swift.String) {
         self.roleID = roleID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `PublicAssignOrganizationGroupRoleBody` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -455,10 +467,10 @@ public struct RoleListResource: Codable, MemberwiseEquatable, Sendable, SpecDevi
     /// Cursor to fetch the next page of results, or `null` when there are no more assignments.
     public var next: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RoleListResource`.
     ///
@@ -474,6 +486,8 @@ public struct RoleListResource: Codable, MemberwiseEquatable, Sendable, SpecDevi
         self.data = data
         self.hasMore = hasMore
         self.next = next
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RoleListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -530,10 +544,10 @@ public struct UserRoleAssignment: Codable, MemberwiseEquatable, Sendable, SpecDe
     /// Details about a role that can be assigned through the public Roles API.
     public var role: Role
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `UserRoleAssignment`.
     ///
@@ -546,6 +560,8 @@ public struct UserRoleAssignment: Codable, MemberwiseEquatable, Sendable, SpecDe
     ) {
         self.user = user
         self.role = role
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `UserRoleAssignment` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -15,10 +15,10 @@ public struct CreateSpendAlertBody: Codable, MemberwiseEquatable, Sendable, Spec
     /// Email notification settings for a spend alert.
     public var notificationChannel: SpendAlertNotificationChannel
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateSpendAlertBody`.
     ///
@@ -31,6 +31,8 @@ public struct CreateSpendAlertBody: Codable, MemberwiseEquatable, Sendable, Spec
     ) {
         self.thresholdAmount = thresholdAmount
         self.notificationChannel = notificationChannel
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateSpendAlertBody` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -80,10 +82,10 @@ public struct OrganizationSpendAlert: Codable, MemberwiseEquatable, Sendable, Sp
     /// Email notification settings for a spend alert.
     public var notificationChannel: SpendAlertNotificationChannel
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `OrganizationSpendAlert`.
     ///
@@ -99,6 +101,8 @@ public struct OrganizationSpendAlert: Codable, MemberwiseEquatable, Sendable, Sp
         self.id = id
         self.thresholdAmount = thresholdAmount
         self.notificationChannel = notificationChannel
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `OrganizationSpendAlert` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -151,10 +155,10 @@ public struct OrganizationSpendAlertDeletedResource: Codable, MemberwiseEquatabl
     /// Whether the spend alert was deleted.
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `OrganizationSpendAlertDeletedResource`.
     ///
@@ -167,6 +171,8 @@ public struct OrganizationSpendAlertDeletedResource: Codable, MemberwiseEquatabl
     ) {
         self.id = id
         self.deleted = deleted
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `OrganizationSpendAlertDeletedResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -216,10 +222,10 @@ public struct OrganizationSpendAlertListResource: Codable, MemberwiseEquatable, 
     /// Whether more spend alerts are available when paginating.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `OrganizationSpendAlertListResource`.
     ///
@@ -238,6 +244,8 @@ public struct OrganizationSpendAlertListResource: Codable, MemberwiseEquatable, 
         self.firstID = firstID
         self.lastID = lastID
         self.hasMore = hasMore
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `OrganizationSpendAlertListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -299,10 +307,10 @@ public struct ProjectSpendAlert: Codable, MemberwiseEquatable, Sendable, SpecDev
     /// Email notification settings for a spend alert.
     public var notificationChannel: SpendAlertNotificationChannel
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProjectSpendAlert`.
     ///
@@ -318,6 +326,8 @@ public struct ProjectSpendAlert: Codable, MemberwiseEquatable, Sendable, SpecDev
         self.id = id
         self.thresholdAmount = thresholdAmount
         self.notificationChannel = notificationChannel
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProjectSpendAlert` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -370,10 +380,10 @@ public struct ProjectSpendAlertDeletedResource: Codable, MemberwiseEquatable, Se
     /// Whether the spend alert was deleted.
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProjectSpendAlertDeletedResource`.
     ///
@@ -386,6 +396,8 @@ public struct ProjectSpendAlertDeletedResource: Codable, MemberwiseEquatable, Se
     ) {
         self.id = id
         self.deleted = deleted
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProjectSpendAlertDeletedResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -435,10 +447,10 @@ public struct ProjectSpendAlertListResource: Codable, MemberwiseEquatable, Senda
     /// Whether more spend alerts are available when paginating.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProjectSpendAlertListResource`.
     ///
@@ -457,6 +469,8 @@ public struct ProjectSpendAlertListResource: Codable, MemberwiseEquatable, Senda
         self.firstID = firstID
         self.lastID = lastID
         self.hasMore = hasMore
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProjectSpendAlertListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -516,10 +530,10 @@ public struct SpendAlertNotificationChannel: Codable, MemberwiseEquatable, Senda
     /// Optional subject prefix for alert emails.
     public var subjectPrefix: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `SpendAlertNotificationChannel`.
     ///
@@ -532,6 +546,8 @@ public struct SpendAlertNotificationChannel: Codable, MemberwiseEquatable, Senda
     ) {
         self.recipients = recipients
         self.subjectPrefix = subjectPrefix
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `SpendAlertNotificationChannel` from its JSON object under the decoder's ``DecodingMode``; members it does

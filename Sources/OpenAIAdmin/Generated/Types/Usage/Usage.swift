@@ -21,10 +21,10 @@ public struct CostsResult: Codable, MemberwiseEquatable, Sendable, SpecDeviation
     /// The unit of the `quantity` value. If no single supported unit applies to the result, this field is `null`.
     public var quantityUnit: CostsResult.QuantityUnit?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CostsResult`.
     ///
@@ -49,6 +49,8 @@ public struct CostsResult: Codable, MemberwiseEquatable, Sendable, SpecDeviation
         self.apiKeyID = apiKeyID
         self.quantity = quantity
         self.quantityUnit = quantityUnit
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CostsResult` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -105,10 +107,10 @@ public struct CostsResult: Codable, MemberwiseEquatable, Sendable, SpecDeviation
         /// Lowercase ISO-4217 currency e.g. "usd"
         public var currency: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Amount`.
         ///
@@ -121,6 +123,8 @@ public struct CostsResult: Codable, MemberwiseEquatable, Sendable, SpecDeviation
         ) {
             self.value = value
             self.currency = currency
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Amount` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -210,10 +214,10 @@ public struct UsageAudioSpeechesResult: Codable, MemberwiseEquatable, Sendable, 
     /// When `group_by=model`, this field provides the model name of the grouped usage result.
     public var model: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `UsageAudioSpeechesResult`.
     ///
@@ -238,6 +242,8 @@ public struct UsageAudioSpeechesResult: Codable, MemberwiseEquatable, Sendable, 
         self.userID = userID
         self.apiKeyID = apiKeyID
         self.model = model
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `UsageAudioSpeechesResult` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -303,10 +309,10 @@ public struct UsageAudioTranscriptionsResult: Codable, MemberwiseEquatable, Send
     /// When `group_by=model`, this field provides the model name of the grouped usage result.
     public var model: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `UsageAudioTranscriptionsResult`.
     ///
@@ -331,6 +337,8 @@ public struct UsageAudioTranscriptionsResult: Codable, MemberwiseEquatable, Send
         self.userID = userID
         self.apiKeyID = apiKeyID
         self.model = model
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `UsageAudioTranscriptionsResult` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -388,10 +396,10 @@ public struct UsageCodeInterpreterSessionsResult: Codable, MemberwiseEquatable, 
     /// When `group_by=project_id`, this field provides the project ID of the grouped usage result.
     public var projectID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `UsageCodeInterpreterSessionsResult`.
     ///
@@ -404,6 +412,8 @@ public struct UsageCodeInterpreterSessionsResult: Codable, MemberwiseEquatable, 
     ) {
         self.numSessions = numSessions
         self.projectID = projectID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `UsageCodeInterpreterSessionsResult` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -487,10 +497,10 @@ public struct UsageCompletionsResult: Codable, MemberwiseEquatable, Sendable, Sp
     /// When `group_by=service_tier`, this field provides the service tier of the grouped usage result.
     public var serviceTier: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `UsageCompletionsResult`.
     ///
@@ -560,6 +570,8 @@ public struct UsageCompletionsResult: Codable, MemberwiseEquatable, Sendable, Sp
         self.model = model
         self.batch = batch
         self.serviceTier = serviceTier
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `UsageCompletionsResult` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -670,10 +682,10 @@ public struct UsageEmbeddingsResult: Codable, MemberwiseEquatable, Sendable, Spe
     /// When `group_by=model`, this field provides the model name of the grouped usage result.
     public var model: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `UsageEmbeddingsResult`.
     ///
@@ -698,6 +710,8 @@ public struct UsageEmbeddingsResult: Codable, MemberwiseEquatable, Sendable, Spe
         self.userID = userID
         self.apiKeyID = apiKeyID
         self.model = model
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `UsageEmbeddingsResult` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -761,10 +775,10 @@ public struct UsageFileSearchCallsResult: Codable, MemberwiseEquatable, Sendable
     /// When `group_by=vector_store_id`, this field provides the vector store ID of the grouped usage result.
     public var vectorStoreID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `UsageFileSearchCallsResult`.
     ///
@@ -786,6 +800,8 @@ public struct UsageFileSearchCallsResult: Codable, MemberwiseEquatable, Sendable
         self.userID = userID
         self.apiKeyID = apiKeyID
         self.vectorStoreID = vectorStoreID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `UsageFileSearchCallsResult` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -852,10 +868,10 @@ public struct UsageImagesResult: Codable, MemberwiseEquatable, Sendable, SpecDev
     /// When `group_by=model`, this field provides the model name of the grouped usage result.
     public var model: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `UsageImagesResult`.
     ///
@@ -886,6 +902,8 @@ public struct UsageImagesResult: Codable, MemberwiseEquatable, Sendable, SpecDev
         self.userID = userID
         self.apiKeyID = apiKeyID
         self.model = model
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `UsageImagesResult` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -957,10 +975,10 @@ public struct UsageModerationsResult: Codable, MemberwiseEquatable, Sendable, Sp
     /// When `group_by=model`, this field provides the model name of the grouped usage result.
     public var model: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `UsageModerationsResult`.
     ///
@@ -985,6 +1003,8 @@ public struct UsageModerationsResult: Codable, MemberwiseEquatable, Sendable, Sp
         self.userID = userID
         self.apiKeyID = apiKeyID
         self.model = model
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `UsageModerationsResult` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1039,10 +1059,10 @@ public struct UsageResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviati
     public var hasMore: Swift.Bool
     public var nextPage: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `UsageResponse`.
     public init(
@@ -1053,6 +1073,8 @@ public struct UsageResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviati
         self.data = data
         self.hasMore = hasMore
         self.nextPage = nextPage
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `UsageResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1106,10 +1128,10 @@ public struct UsageTimeBucket: Codable, MemberwiseEquatable, Sendable, SpecDevia
     public var endTime: Swift.Int
     public var results: [UsageTimeBucket.ResultValue]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `UsageTimeBucket`.
     public init(
@@ -1120,6 +1142,8 @@ public struct UsageTimeBucket: Codable, MemberwiseEquatable, Sendable, SpecDevia
         self.startTime = startTime
         self.endTime = endTime
         self.results = results
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `UsageTimeBucket` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1269,10 +1293,10 @@ public struct UsageVectorStoresResult: Codable, MemberwiseEquatable, Sendable, S
     /// When `group_by=project_id`, this field provides the project ID of the grouped usage result.
     public var projectID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `UsageVectorStoresResult`.
     ///
@@ -1285,6 +1309,8 @@ public struct UsageVectorStoresResult: Codable, MemberwiseEquatable, Sendable, S
     ) {
         self.usageBytes = usageBytes
         self.projectID = projectID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `UsageVectorStoresResult` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1340,10 +1366,10 @@ public struct UsageWebSearchCallsResult: Codable, MemberwiseEquatable, Sendable,
     /// When `group_by=context_level`, this field provides the search context size of the grouped usage result.
     public var contextLevel: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `UsageWebSearchCallsResult`.
     ///
@@ -1371,6 +1397,8 @@ public struct UsageWebSearchCallsResult: Codable, MemberwiseEquatable, Sendable,
         self.apiKeyID = apiKeyID
         self.model = model
         self.contextLevel = contextLevel
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `UsageWebSearchCallsResult` from its JSON object under the decoder's ``DecodingMode``; members it does

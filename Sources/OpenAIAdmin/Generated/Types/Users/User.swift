@@ -39,10 +39,10 @@ public struct User: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporti
     /// Projects associated with the user, if included.
     public var projects: OpenAIAdmin.User.Projects?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `User`.
     ///
@@ -94,6 +94,8 @@ public struct User: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporti
         self.technicalLevel = technicalLevel
         self.developerPersona = developerPersona
         self.projects = projects
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `User` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -181,10 +183,10 @@ public struct User: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporti
         /// Unix time, in seconds.
         public var bannedAt: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `User`.
         ///
@@ -212,6 +214,8 @@ public struct User: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporti
             self.enabled = enabled
             self.banned = banned
             self.bannedAt = bannedAt
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `User` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -267,14 +271,16 @@ public struct User: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporti
     public struct Projects: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var data: [OpenAIAdmin.User.Projects.DataItem]
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Projects`.
         public init(data: [OpenAIAdmin.User.Projects.DataItem]) {
             self.data = data
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Projects` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -313,10 +319,10 @@ public struct User: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporti
             public var name: Swift.String?
             public var role: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `DataItem`.
             public init(
@@ -327,6 +333,8 @@ public struct User: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporti
                 self.id = id
                 self.name = name
                 self.role = role
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `DataItem` from its JSON object under the decoder's ``DecodingMode``; members it does

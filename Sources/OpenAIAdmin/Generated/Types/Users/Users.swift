@@ -9,10 +9,10 @@ public struct UserDeleteResponse: Codable, MemberwiseEquatable, Sendable, SpecDe
     public var id: Swift.String
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `UserDeleteResponse`.
     public init(
@@ -21,6 +21,8 @@ public struct UserDeleteResponse: Codable, MemberwiseEquatable, Sendable, SpecDe
     ) {
         self.id = id
         self.deleted = deleted
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `UserDeleteResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -64,10 +66,10 @@ public struct UserListResponse: Codable, MemberwiseEquatable, Sendable, SpecDevi
     public var lastID: Swift.String?
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `UserListResponse`.
     public init(
@@ -80,6 +82,8 @@ public struct UserListResponse: Codable, MemberwiseEquatable, Sendable, SpecDevi
         self.firstID = firstID
         self.lastID = lastID
         self.hasMore = hasMore
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `UserListResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -141,10 +145,10 @@ public struct UserRoleUpdateRequest: Codable, MemberwiseEquatable, Sendable, Spe
     /// Developer persona metadata.
     public var developerPersona: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `UserRoleUpdateRequest`.
     ///
@@ -163,6 +167,8 @@ public struct UserRoleUpdateRequest: Codable, MemberwiseEquatable, Sendable, Spe
         self.roleID = roleID
         self.technicalLevel = technicalLevel
         self.developerPersona = developerPersona
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `UserRoleUpdateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -38,14 +38,16 @@ extension UploadsAPI {
     public struct CreateForm: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
         public var attachment: UploadsAPI.CreateForm.Attachment?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `CreateForm`.
         public init(attachment: UploadsAPI.CreateForm.Attachment? = nil) {
             self.attachment = attachment
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `CreateForm` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -86,10 +88,10 @@ extension UploadsAPI {
             /// Raw bytes.
             public var bytes: FileUpload?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
+            public let specDeviations: SpecDeviations
             /// The members of the JSON object that the schema does not declare, in the order received;
             /// encoded after the declared ones (one named like a declared member replaces its value).
-            public var undeclaredMembers = JSONObject()
+            public var undeclaredMembers: JSONObject
 
             /// Creates a new `Attachment`.
             ///
@@ -102,6 +104,8 @@ extension UploadsAPI {
             ) {
                 self.name = name
                 self.bytes = bytes
+                self.specDeviations = SpecDeviations()
+                self.undeclaredMembers = JSONObject()
             }
 
             /// Decodes `Attachment` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -71,14 +71,16 @@ extension RootAPI {
     public struct RetrieveResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var name: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `RetrieveResponse`.
         public init(name: Swift.String? = nil) {
             self.name = name
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `RetrieveResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -114,14 +116,16 @@ extension RootAPI {
     public struct DeleteResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var deleted: Swift.Bool?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `DeleteResponse`.
         public init(deleted: Swift.Bool? = nil) {
             self.deleted = deleted
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `DeleteResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -157,14 +161,16 @@ extension RootAPI {
     public struct CancelResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var id: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `CancelResponse`.
         public init(id: Swift.String? = nil) {
             self.id = id
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `CancelResponse` from its JSON object under the decoder's ``DecodingMode``; members it does

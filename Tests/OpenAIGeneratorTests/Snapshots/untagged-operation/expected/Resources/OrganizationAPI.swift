@@ -47,14 +47,16 @@ extension OrganizationCostsAPI {
     public struct RetrieveResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var amount: Swift.Double
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `RetrieveResponse`.
         public init(amount: Swift.Double) {
             self.amount = amount
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `RetrieveResponse` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -16,10 +16,10 @@ public struct Scores: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepor
     /// Members not declared by the schema (`additionalProperties`).
     public var additionalProperties: [Swift.String: Swift.Double]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Scores`.
     ///
@@ -35,6 +35,8 @@ public struct Scores: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepor
         self.labels = labels
         self.name = name
         self.additionalProperties = additionalProperties
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Scores` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -80,10 +82,10 @@ public struct TaggedScores: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
     /// Members not declared by the schema (`additionalProperties`).
     public var additionalProperties: [Swift.String: Swift.Int]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `TaggedScores`.
     ///
@@ -96,6 +98,8 @@ public struct TaggedScores: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
     ) {
         self.id = id
         self.additionalProperties = additionalProperties
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `TaggedScores` from its JSON object under the decoder's ``DecodingMode``; members it does

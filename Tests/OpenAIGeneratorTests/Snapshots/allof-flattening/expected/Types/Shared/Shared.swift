@@ -13,10 +13,10 @@ public struct CreateResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviat
     public var user: Swift.String
     public var input: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateResponse`.
     ///
@@ -32,6 +32,8 @@ public struct CreateResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviat
         self.temperature = temperature
         self.user = user
         self.input = input
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -75,10 +77,10 @@ public struct ModelResponseProperties: Codable, MemberwiseEquatable, Sendable, S
     /// A stable user identifier.
     public var user: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ModelResponseProperties`.
     ///
@@ -91,6 +93,8 @@ public struct ModelResponseProperties: Codable, MemberwiseEquatable, Sendable, S
     ) {
         self.temperature = temperature
         self.user = user
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ModelResponseProperties` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -10,10 +10,10 @@ public struct Completion: Codable, MemberwiseEquatable, Sendable, SpecDeviationR
     public var stop: Swift.String?
     public var tokens: [Swift.Int]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Completion`.
     public init(
@@ -24,6 +24,8 @@ public struct Completion: Codable, MemberwiseEquatable, Sendable, SpecDeviationR
         self.usage = usage
         self.stop = stop
         self.tokens = tokens
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Completion` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -65,14 +67,16 @@ public struct Completion: Codable, MemberwiseEquatable, Sendable, SpecDeviationR
 public struct Usage: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var totalTokens: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Usage`.
     public init(totalTokens: Swift.Int) {
         self.totalTokens = totalTokens
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Usage` from its JSON object under the decoder's ``DecodingMode``; members it does

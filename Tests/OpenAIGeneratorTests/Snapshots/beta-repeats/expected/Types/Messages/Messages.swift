@@ -9,10 +9,10 @@ public struct BetaHolder: Codable, MemberwiseEquatable, Sendable, SpecDeviationR
     public var status: BetaStatus?
     public var part: BetaPart?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaHolder`.
     public init(
@@ -21,6 +21,8 @@ public struct BetaHolder: Codable, MemberwiseEquatable, Sendable, SpecDeviationR
     ) {
         self.status = status
         self.part = part
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaHolder` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -61,10 +63,10 @@ public struct BetaMessage: Codable, MemberwiseEquatable, Sendable, SpecDeviation
     public var tool: BetaTool
     public var agent: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BetaMessage`.
     ///
@@ -77,6 +79,8 @@ public struct BetaMessage: Codable, MemberwiseEquatable, Sendable, SpecDeviation
     ) {
         self.tool = tool
         self.agent = agent
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BetaMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -163,10 +167,10 @@ public struct Holder: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepor
     public var status: Status?
     public var part: Part?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Holder`.
     public init(
@@ -175,6 +179,8 @@ public struct Holder: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepor
     ) {
         self.status = status
         self.part = part
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Holder` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -213,14 +219,16 @@ public struct Holder: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepor
 public struct ImagePart: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var url: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ImagePart`.
     public init(url: Swift.String) {
         self.url = url
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ImagePart` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -322,14 +330,16 @@ public struct Status: OpenEnum {
 public struct TextPart: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `TextPart`.
     public init(text: Swift.String) {
         self.text = text
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `TextPart` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -9,10 +9,10 @@ public struct Message: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepo
     /// A tool, which may hold others.
     public var tool: Tool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Message`.
     ///
@@ -20,6 +20,8 @@ public struct Message: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepo
     ///   - tool: A tool, which may hold others.
     public init(tool: Tool) {
         self.tool = tool
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Message` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -66,10 +68,10 @@ public struct Tool: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporti
     public var children: [Tool]?
     public var labels: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Tool`.
     public init(
@@ -80,6 +82,8 @@ public struct Tool: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporti
         self.kind = kind
         self.children = children
         self.labels = labels
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Tool` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -9,10 +9,10 @@ public struct CreateSpeechRequest: Codable, MemberwiseEquatable, Sendable, SpecD
     public var input: Swift.String
     public var voice: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateSpeechRequest`.
     public init(
@@ -21,6 +21,8 @@ public struct CreateSpeechRequest: Codable, MemberwiseEquatable, Sendable, SpecD
     ) {
         self.input = input
         self.voice = voice
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateSpeechRequest` from its JSON object under the decoder's ``DecodingMode``; members it does

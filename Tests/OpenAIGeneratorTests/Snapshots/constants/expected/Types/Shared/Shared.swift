@@ -9,10 +9,10 @@ public struct FunctionTool: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
     public var name: Swift.String
     public var strict: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FunctionTool`.
     public init(
@@ -21,6 +21,8 @@ public struct FunctionTool: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
     ) {
         self.name = name
         self.strict = strict
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FunctionTool` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -77,14 +79,16 @@ public struct ListKind: OpenEnum {
 public struct ToolList: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var data: [FunctionTool]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ToolList`.
     public init(data: [FunctionTool]) {
         self.data = data
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ToolList` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -18,10 +18,10 @@ public struct Engine: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepor
         set { _owner = newValue }
     }
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Engine`.
     public init(
@@ -30,6 +30,8 @@ public struct Engine: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepor
     ) {
         self.id = id
         self._owner = owner
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Engine` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -9,10 +9,10 @@ public struct Cat: Codable, MemberwiseEquatable, Sendable, SpecDeviationReportin
     public var petType: Swift.String
     public var meows: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Cat`.
     public init(
@@ -21,6 +21,8 @@ public struct Cat: Codable, MemberwiseEquatable, Sendable, SpecDeviationReportin
     ) {
         self.petType = petType
         self.meows = meows
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Cat` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -60,10 +62,10 @@ public struct Dog: Codable, MemberwiseEquatable, Sendable, SpecDeviationReportin
     public var petType: Swift.String
     public var barks: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Dog`.
     public init(
@@ -72,6 +74,8 @@ public struct Dog: Codable, MemberwiseEquatable, Sendable, SpecDeviationReportin
     ) {
         self.petType = petType
         self.barks = barks
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Dog` from its JSON object under the decoder's ``DecodingMode``; members it does

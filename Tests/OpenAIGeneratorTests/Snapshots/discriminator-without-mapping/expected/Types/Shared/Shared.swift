@@ -55,14 +55,16 @@ public indirect enum InputContent: Codable, MemberwiseEquatable, Sendable, Unkno
 public struct InputImageContent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var imageURL: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `InputImageContent`.
     public init(imageURL: Swift.String? = nil) {
         self.imageURL = imageURL
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `InputImageContent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -100,14 +102,16 @@ public struct InputImageContent: Codable, MemberwiseEquatable, Sendable, SpecDev
 public struct InputTextContent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `InputTextContent`.
     public init(text: Swift.String) {
         self.text = text
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `InputTextContent` from its JSON object under the decoder's ``DecodingMode``; members it does

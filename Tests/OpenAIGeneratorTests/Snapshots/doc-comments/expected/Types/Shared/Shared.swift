@@ -15,10 +15,10 @@ public struct Batch: Codable, MemberwiseEquatable, Sendable, SpecDeviationReport
     public var completionWindow: Swift.String
     public var errors: Batch.Errors?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Batch`.
     ///
@@ -31,6 +31,8 @@ public struct Batch: Codable, MemberwiseEquatable, Sendable, SpecDeviationReport
     ) {
         self.completionWindow = completionWindow
         self.errors = errors
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Batch` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -70,14 +72,16 @@ public struct Batch: Codable, MemberwiseEquatable, Sendable, SpecDeviationReport
     public struct Errors: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var message: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Errors`.
         public init(message: Swift.String? = nil) {
             self.message = message
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Errors` from its JSON object under the decoder's ``DecodingMode``; members it does

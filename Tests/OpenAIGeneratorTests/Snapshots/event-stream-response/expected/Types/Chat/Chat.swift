@@ -8,14 +8,16 @@ import OpenAIRuntime
 public struct ChatCompletion: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChatCompletion`.
     public init(id: Swift.String) {
         self.id = id
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChatCompletion` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -52,10 +54,10 @@ public struct ChatCompletionChunk: Codable, MemberwiseEquatable, Sendable, SpecD
     public var id: Swift.String
     public var delta: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChatCompletionChunk`.
     public init(
@@ -64,6 +66,8 @@ public struct ChatCompletionChunk: Codable, MemberwiseEquatable, Sendable, SpecD
     ) {
         self.id = id
         self.delta = delta
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChatCompletionChunk` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -103,10 +107,10 @@ public struct CreateChatCompletionRequest: Codable, MemberwiseEquatable, Sendabl
     public var model: Swift.String
     public var stream: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateChatCompletionRequest`.
     public init(
@@ -115,6 +119,8 @@ public struct CreateChatCompletionRequest: Codable, MemberwiseEquatable, Sendabl
     ) {
         self.model = model
         self.stream = stream
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateChatCompletionRequest` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -23,10 +23,10 @@ public struct Measurements: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
     /// A date and time in RFC 3339 form (`2025-01-31T09:30:00Z`).
     public var updatedAt: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Measurements`.
     ///
@@ -57,6 +57,8 @@ public struct Measurements: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
         self.encoded = encoded
         self.expiresOn = expiresOn
         self.updatedAt = updatedAt
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Measurements` from its JSON object under the decoder's ``DecodingMode``; members it does

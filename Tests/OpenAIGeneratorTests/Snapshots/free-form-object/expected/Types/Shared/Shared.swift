@@ -16,10 +16,10 @@ public struct Tool: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporti
     public var arguments: JSONObject
     public var anything: JSONValue?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Tool`.
     ///
@@ -35,6 +35,8 @@ public struct Tool: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporti
         self.parameters = parameters
         self.arguments = arguments
         self.anything = anything
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Tool` from its JSON object under the decoder's ``DecodingMode``; members it does

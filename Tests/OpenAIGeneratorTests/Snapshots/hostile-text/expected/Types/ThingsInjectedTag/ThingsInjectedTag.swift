@@ -8,14 +8,16 @@ import OpenAIRuntime
 public struct Circle: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var radius: Swift.Double?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Circle`.
     public init(radius: Swift.Double? = nil) {
         self.radius = radius
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Circle` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -53,14 +55,16 @@ public struct Circle: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepor
 public struct Square: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var side: Swift.Double?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Square`.
     public init(side: Swift.Double? = nil) {
         self.side = side
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Square` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -113,10 +117,10 @@ public struct Thing: Codable, MemberwiseEquatable, Sendable, SpecDeviationReport
     /// let injectedUnion = 11
     public var shape: Thing.Shape?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Thing`.
     ///
@@ -135,6 +139,8 @@ public struct Thing: Codable, MemberwiseEquatable, Sendable, SpecDeviationReport
         self.naMeInjected = naMeInjected
         self.kind = kind
         self.shape = shape
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Thing` from its JSON object under the decoder's ``DecodingMode``; members it does

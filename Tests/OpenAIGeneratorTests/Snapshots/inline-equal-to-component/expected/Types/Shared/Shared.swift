@@ -11,10 +11,10 @@ public struct ChunkingStrategy: Codable, MemberwiseEquatable, Sendable, SpecDevi
     public var maxChunkSizeTokens: Swift.Int
     public var chunkOverlapTokens: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChunkingStrategy`.
     public init(
@@ -23,6 +23,8 @@ public struct ChunkingStrategy: Codable, MemberwiseEquatable, Sendable, SpecDevi
     ) {
         self.maxChunkSizeTokens = maxChunkSizeTokens
         self.chunkOverlapTokens = chunkOverlapTokens
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChunkingStrategy` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -85,10 +87,10 @@ public struct FileRef: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepo
     /// Raw bytes.
     public var bytes: Foundation.Data?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FileRef`.
     ///
@@ -101,6 +103,8 @@ public struct FileRef: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepo
     ) {
         self.name = name
         self.bytes = bytes
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FileRef` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -139,14 +143,16 @@ public struct FileRef: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepo
 public struct NullableNote: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var text: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `NullableNote`.
     public init(text: Swift.String? = nil) {
         self.text = text
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `NullableNote` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -183,10 +189,10 @@ public struct StaticStrategyParam: Codable, MemberwiseEquatable, Sendable, SpecD
     /// How files are split.
     public var `static`: ChunkingStrategy
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `StaticStrategyParam`.
     ///
@@ -194,6 +200,8 @@ public struct StaticStrategyParam: Codable, MemberwiseEquatable, Sendable, SpecD
     ///   - static: How files are split.
     public init(`static`: ChunkingStrategy) {
         self.`static` = `static`
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `StaticStrategyParam` from its JSON object under the decoder's ``DecodingMode``; members it does

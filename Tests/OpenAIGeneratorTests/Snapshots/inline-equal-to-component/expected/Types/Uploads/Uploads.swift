@@ -14,10 +14,10 @@ public struct Upload: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepor
     public var note: Upload.Note?
     public var wrappedChunking: StaticStrategyParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Upload`.
     ///
@@ -42,6 +42,8 @@ public struct Upload: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepor
         self.looseChunking = looseChunking
         self.note = note
         self.wrappedChunking = wrappedChunking
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Upload` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -92,10 +94,10 @@ public struct Upload: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepor
         public var maxChunkSizeTokens: Swift.Int
         public var chunkOverlapTokens: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `LooseChunking`.
         public init(
@@ -104,6 +106,8 @@ public struct Upload: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepor
         ) {
             self.maxChunkSizeTokens = maxChunkSizeTokens
             self.chunkOverlapTokens = chunkOverlapTokens
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `LooseChunking` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -144,14 +148,16 @@ public struct Upload: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepor
     public struct Note: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var text: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Note`.
         public init(text: Swift.String? = nil) {
             self.text = text
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Note` from its JSON object under the decoder's ``DecodingMode``; members it does

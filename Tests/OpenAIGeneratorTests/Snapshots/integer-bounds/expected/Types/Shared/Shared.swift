@@ -13,10 +13,10 @@ public struct SamplingParams: Codable, MemberwiseEquatable, Sendable, SpecDeviat
     /// At least 0, at most 2.
     public var temperature: Swift.Double?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `SamplingParams`.
     ///
@@ -32,6 +32,8 @@ public struct SamplingParams: Codable, MemberwiseEquatable, Sendable, SpecDeviat
         self.seed = seed
         self.maxTokens = maxTokens
         self.temperature = temperature
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `SamplingParams` from its JSON object under the decoder's ``DecodingMode``; members it does

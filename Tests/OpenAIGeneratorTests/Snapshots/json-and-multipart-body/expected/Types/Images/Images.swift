@@ -11,10 +11,10 @@ public struct CreateImageEditRequest: Codable, MemberwiseEquatable, Sendable, Sp
     public var prompt: Swift.String
     public var n: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateImageEditRequest`.
     ///
@@ -30,6 +30,8 @@ public struct CreateImageEditRequest: Codable, MemberwiseEquatable, Sendable, Sp
         self.image = image
         self.prompt = prompt
         self.n = n
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateImageEditRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -78,10 +80,10 @@ public struct EditImageBodyJSON: Codable, MemberwiseEquatable, Sendable, SpecDev
     public var prompt: Swift.String
     public var imageURL: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `EditImageBodyJSON`.
     public init(
@@ -90,6 +92,8 @@ public struct EditImageBodyJSON: Codable, MemberwiseEquatable, Sendable, SpecDev
     ) {
         self.prompt = prompt
         self.imageURL = imageURL
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `EditImageBodyJSON` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -128,14 +132,16 @@ public struct EditImageBodyJSON: Codable, MemberwiseEquatable, Sendable, SpecDev
 public struct ImagesResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var created: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ImagesResponse`.
     public init(created: Swift.Int) {
         self.created = created
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ImagesResponse` from its JSON object under the decoder's ``DecodingMode``; members it does

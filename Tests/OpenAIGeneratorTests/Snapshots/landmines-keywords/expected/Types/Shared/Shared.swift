@@ -678,14 +678,16 @@ public indirect enum AllNamesAsUnionVariants: Codable, MemberwiseEquatable, Send
 public struct AnyValue: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `AnyValue`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `AnyValue` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -723,14 +725,16 @@ public struct AnyValue: Codable, MemberwiseEquatable, Sendable, SpecDeviationRep
 public struct AnyValueObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `AnyValueObject`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `AnyValueObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -768,14 +772,16 @@ public struct AnyValueObject: Codable, MemberwiseEquatable, Sendable, SpecDeviat
 public struct As: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `As`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `As` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -813,14 +819,16 @@ public struct As: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting
 public struct Associatedtype: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Associatedtype`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Associatedtype` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -858,14 +866,16 @@ public struct Associatedtype: Codable, MemberwiseEquatable, Sendable, SpecDeviat
 public struct Async: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Async`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Async` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -903,14 +913,16 @@ public struct Async: Codable, MemberwiseEquatable, Sendable, SpecDeviationReport
 public struct Await: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Await`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Await` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -948,14 +960,16 @@ public struct Await: Codable, MemberwiseEquatable, Sendable, SpecDeviationReport
 public struct Borrowing: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Borrowing`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Borrowing` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -993,14 +1007,16 @@ public struct Borrowing: Codable, MemberwiseEquatable, Sendable, SpecDeviationRe
 public struct Break: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Break`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Break` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1038,14 +1054,16 @@ public struct Break: Codable, MemberwiseEquatable, Sendable, SpecDeviationReport
 public struct Case: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Case`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Case` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1083,14 +1101,16 @@ public struct Case: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporti
 public struct Catch: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Catch`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Catch` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1128,14 +1148,16 @@ public struct Catch: Codable, MemberwiseEquatable, Sendable, SpecDeviationReport
 public struct Class: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Class`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Class` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1173,14 +1195,16 @@ public struct Class: Codable, MemberwiseEquatable, Sendable, SpecDeviationReport
 public struct Consume: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Consume`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Consume` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1218,14 +1242,16 @@ public struct Consume: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepo
 public struct Consuming: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Consuming`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Consuming` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1263,14 +1289,16 @@ public struct Consuming: Codable, MemberwiseEquatable, Sendable, SpecDeviationRe
 public struct Continue: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Continue`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Continue` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1308,14 +1336,16 @@ public struct Continue: Codable, MemberwiseEquatable, Sendable, SpecDeviationRep
 public struct Copy: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Copy`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Copy` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1353,14 +1383,16 @@ public struct Copy: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporti
 public struct Default: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Default`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Default` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1398,14 +1430,16 @@ public struct Default: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepo
 public struct Defer: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Defer`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Defer` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1443,14 +1477,16 @@ public struct Defer: Codable, MemberwiseEquatable, Sendable, SpecDeviationReport
 public struct Deinit: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Deinit`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Deinit` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1488,14 +1524,16 @@ public struct Deinit: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepor
 public struct Discard: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Discard`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Discard` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1533,14 +1571,16 @@ public struct Discard: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepo
 public struct Do: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Do`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Do` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1578,14 +1618,16 @@ public struct Do: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting
 public struct Else: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Else`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Else` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1623,14 +1665,16 @@ public struct Else: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporti
 public struct Enum: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Enum`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Enum` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1668,14 +1712,16 @@ public struct Enum: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporti
 public struct Extension: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Extension`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Extension` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1713,14 +1759,16 @@ public struct Extension: Codable, MemberwiseEquatable, Sendable, SpecDeviationRe
 public struct Fallthrough: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Fallthrough`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Fallthrough` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1758,14 +1806,16 @@ public struct Fallthrough: Codable, MemberwiseEquatable, Sendable, SpecDeviation
 public struct False: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `False`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `False` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1803,14 +1853,16 @@ public struct False: Codable, MemberwiseEquatable, Sendable, SpecDeviationReport
 public struct Fileprivate: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Fileprivate`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Fileprivate` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1848,14 +1900,16 @@ public struct Fileprivate: Codable, MemberwiseEquatable, Sendable, SpecDeviation
 public struct For: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `For`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `For` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1893,14 +1947,16 @@ public struct For: Codable, MemberwiseEquatable, Sendable, SpecDeviationReportin
 public struct Func: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Func`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Func` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1938,14 +1994,16 @@ public struct Func: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporti
 public struct Guard: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Guard`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Guard` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1983,14 +2041,16 @@ public struct Guard: Codable, MemberwiseEquatable, Sendable, SpecDeviationReport
 public struct If: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `If`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `If` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2028,14 +2088,16 @@ public struct If: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting
 public struct Import: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Import`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Import` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2073,14 +2135,16 @@ public struct Import: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepor
 public struct In: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `In`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `In` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2118,14 +2182,16 @@ public struct In: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting
 public struct Init: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Init`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Init` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2163,14 +2229,16 @@ public struct Init: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporti
 public struct Inout: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Inout`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Inout` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2208,14 +2276,16 @@ public struct Inout: Codable, MemberwiseEquatable, Sendable, SpecDeviationReport
 public struct Internal: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Internal`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Internal` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2253,14 +2323,16 @@ public struct Internal: Codable, MemberwiseEquatable, Sendable, SpecDeviationRep
 public struct Is: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Is`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Is` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2298,14 +2370,16 @@ public struct Is: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting
 public struct Let: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Let`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Let` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2343,14 +2417,16 @@ public struct Let: Codable, MemberwiseEquatable, Sendable, SpecDeviationReportin
 public struct Nil: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Nil`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Nil` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2388,14 +2464,16 @@ public struct Nil: Codable, MemberwiseEquatable, Sendable, SpecDeviationReportin
 public struct Open: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Open`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Open` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2433,14 +2511,16 @@ public struct Open: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporti
 public struct Operator: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Operator`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Operator` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2478,14 +2558,16 @@ public struct Operator: Codable, MemberwiseEquatable, Sendable, SpecDeviationRep
 public struct Package: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Package`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Package` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2523,14 +2605,16 @@ public struct Package: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepo
 public struct Precedencegroup: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Precedencegroup`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Precedencegroup` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2568,14 +2652,16 @@ public struct Precedencegroup: Codable, MemberwiseEquatable, Sendable, SpecDevia
 public struct Private: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Private`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Private` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2613,14 +2699,16 @@ public struct Private: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepo
 public struct ProtocolValue: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProtocolValue`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProtocolValue` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2658,14 +2746,16 @@ public struct ProtocolValue: Codable, MemberwiseEquatable, Sendable, SpecDeviati
 public struct ProtocolValueObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ProtocolValueObject`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ProtocolValueObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2703,14 +2793,16 @@ public struct ProtocolValueObject: Codable, MemberwiseEquatable, Sendable, SpecD
 public struct Public: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Public`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Public` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2748,14 +2840,16 @@ public struct Public: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepor
 public struct Repeat: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Repeat`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Repeat` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2793,14 +2887,16 @@ public struct Repeat: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepor
 public struct Rethrows: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Rethrows`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Rethrows` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2838,14 +2934,16 @@ public struct Rethrows: Codable, MemberwiseEquatable, Sendable, SpecDeviationRep
 public struct Return: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Return`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Return` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2883,14 +2981,16 @@ public struct Return: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepor
 public struct SelfValue: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `SelfValue`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `SelfValue` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2928,14 +3028,16 @@ public struct SelfValue: Codable, MemberwiseEquatable, Sendable, SpecDeviationRe
 public struct SelfValueObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `SelfValueObject`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `SelfValueObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -2973,14 +3075,16 @@ public struct SelfValueObject: Codable, MemberwiseEquatable, Sendable, SpecDevia
 public struct Some: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Some`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Some` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3018,14 +3122,16 @@ public struct Some: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporti
 public struct Static: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Static`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Static` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3063,14 +3169,16 @@ public struct Static: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepor
 public struct Struct: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Struct`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Struct` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3108,14 +3216,16 @@ public struct Struct: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepor
 public struct Subscript: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Subscript`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Subscript` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3153,14 +3263,16 @@ public struct Subscript: Codable, MemberwiseEquatable, Sendable, SpecDeviationRe
 public struct Super: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Super`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Super` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3198,14 +3310,16 @@ public struct Super: Codable, MemberwiseEquatable, Sendable, SpecDeviationReport
 public struct Switch: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Switch`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Switch` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3243,14 +3357,16 @@ public struct Switch: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepor
 public struct Throw: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Throw`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Throw` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3288,14 +3404,16 @@ public struct Throw: Codable, MemberwiseEquatable, Sendable, SpecDeviationReport
 public struct Throws: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Throws`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Throws` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3333,14 +3451,16 @@ public struct Throws: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepor
 public struct True: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `True`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `True` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3378,14 +3498,16 @@ public struct True: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporti
 public struct Try: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Try`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Try` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3423,14 +3545,16 @@ public struct Try: Codable, MemberwiseEquatable, Sendable, SpecDeviationReportin
 public struct TypeValue: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `TypeValue`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `TypeValue` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3468,14 +3592,16 @@ public struct TypeValue: Codable, MemberwiseEquatable, Sendable, SpecDeviationRe
 public struct Typealias: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Typealias`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Typealias` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3513,14 +3639,16 @@ public struct Typealias: Codable, MemberwiseEquatable, Sendable, SpecDeviationRe
 public struct Value: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Value`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Value` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3558,14 +3686,16 @@ public struct Value: Codable, MemberwiseEquatable, Sendable, SpecDeviationReport
 public struct Var: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Var`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Var` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3603,14 +3733,16 @@ public struct Var: Codable, MemberwiseEquatable, Sendable, SpecDeviationReportin
 public struct Where: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Where`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Where` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -3648,14 +3780,16 @@ public struct Where: Codable, MemberwiseEquatable, Sendable, SpecDeviationReport
 public struct While: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `While`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `While` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -81,10 +81,10 @@ public struct AllNamesAsProperties: Codable, MemberwiseEquatable, Sendable, Spec
     public var encode: Swift.String?
     public var codingKeys: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `AllNamesAsProperties`.
     public init(
@@ -237,6 +237,8 @@ public struct AllNamesAsProperties: Codable, MemberwiseEquatable, Sendable, Spec
         self.unknown = unknown
         self.encode = encode
         self.codingKeys = codingKeys
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `AllNamesAsProperties` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -142,10 +142,10 @@ public struct AllNamesAsProperties: Codable, MemberwiseEquatable, Sendable, Spec
     public var equal2: Swift.String?
     public var isMemberwiseEqual2: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `AllNamesAsProperties`.
     public init(
@@ -212,6 +212,8 @@ public struct AllNamesAsProperties: Codable, MemberwiseEquatable, Sendable, Spec
         self.memberwiseEquatable = memberwiseEquatable
         self.equal2 = equal2
         self.isMemberwiseEqual2 = isMemberwiseEqual2
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `AllNamesAsProperties` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -546,14 +548,16 @@ public indirect enum AllNamesAsUnionVariants: Codable, MemberwiseEquatable, Send
 public struct AnyCodingKeyObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `AnyCodingKeyObject`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `AnyCodingKeyObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -591,14 +595,16 @@ public struct AnyCodingKeyObject: Codable, MemberwiseEquatable, Sendable, SpecDe
 public struct BoolObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `BoolObject`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `BoolObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -636,14 +642,16 @@ public struct BoolObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationR
 public struct CodableObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CodableObject`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CodableObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -681,14 +689,16 @@ public struct CodableObject: Codable, MemberwiseEquatable, Sendable, SpecDeviati
 public struct CodingKeysValue: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CodingKeysValue`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CodingKeysValue` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -726,14 +736,16 @@ public struct CodingKeysValue: Codable, MemberwiseEquatable, Sendable, SpecDevia
 public struct DataObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `DataObject`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `DataObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -771,14 +783,16 @@ public struct DataObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationR
 public struct DateObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `DateObject`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `DateObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -816,14 +830,16 @@ public struct DateObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationR
 public struct DecoderObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `DecoderObject`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `DecoderObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -861,14 +877,16 @@ public struct DecoderObject: Codable, MemberwiseEquatable, Sendable, SpecDeviati
 public struct DoubleObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `DoubleObject`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `DoubleObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -906,14 +924,16 @@ public struct DoubleObject: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
 public struct EncoderObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `EncoderObject`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `EncoderObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -951,14 +971,16 @@ public struct EncoderObject: Codable, MemberwiseEquatable, Sendable, SpecDeviati
 public struct Equal: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Equal`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Equal` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -996,14 +1018,16 @@ public struct Equal: Codable, MemberwiseEquatable, Sendable, SpecDeviationReport
 public struct ErrorObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ErrorObject`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ErrorObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1041,14 +1065,16 @@ public struct ErrorObject: Codable, MemberwiseEquatable, Sendable, SpecDeviation
 public struct FileUploadObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FileUploadObject`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FileUploadObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1086,14 +1112,16 @@ public struct FileUploadObject: Codable, MemberwiseEquatable, Sendable, SpecDevi
 public struct FoundationValue: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FoundationValue`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FoundationValue` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1131,14 +1159,16 @@ public struct FoundationValue: Codable, MemberwiseEquatable, Sendable, SpecDevia
 public struct HTTPRequestObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `HTTPRequestObject`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `HTTPRequestObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1176,14 +1206,16 @@ public struct HTTPRequestObject: Codable, MemberwiseEquatable, Sendable, SpecDev
 public struct HTTPResponseObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `HTTPResponseObject`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `HTTPResponseObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1221,14 +1253,16 @@ public struct HTTPResponseObject: Codable, MemberwiseEquatable, Sendable, SpecDe
 public struct HTTPTransportObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `HTTPTransportObject`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `HTTPTransportObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1266,14 +1300,16 @@ public struct HTTPTransportObject: Codable, MemberwiseEquatable, Sendable, SpecD
 public struct IntObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `IntObject`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `IntObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1311,14 +1347,16 @@ public struct IntObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationRe
 public struct IsMemberwiseEqual: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `IsMemberwiseEqual`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `IsMemberwiseEqual` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1356,14 +1394,16 @@ public struct IsMemberwiseEqual: Codable, MemberwiseEquatable, Sendable, SpecDev
 public struct JSONValueObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `JSONValueObject`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `JSONValueObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1401,14 +1441,16 @@ public struct JSONValueObject: Codable, MemberwiseEquatable, Sendable, SpecDevia
 public struct MemberwiseEquatableObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `MemberwiseEquatableObject`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `MemberwiseEquatableObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1446,14 +1488,16 @@ public struct MemberwiseEquatableObject: Codable, MemberwiseEquatable, Sendable,
 public struct OpenAIClientObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `OpenAIClientObject`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `OpenAIClientObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1491,14 +1535,16 @@ public struct OpenAIClientObject: Codable, MemberwiseEquatable, Sendable, SpecDe
 public struct OpenAIErrorObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `OpenAIErrorObject`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `OpenAIErrorObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1536,14 +1582,16 @@ public struct OpenAIErrorObject: Codable, MemberwiseEquatable, Sendable, SpecDev
 public struct OpenEnumObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `OpenEnumObject`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `OpenEnumObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1581,14 +1629,16 @@ public struct OpenEnumObject: Codable, MemberwiseEquatable, Sendable, SpecDeviat
 public struct RequestOptionsObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RequestOptionsObject`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RequestOptionsObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1626,14 +1676,16 @@ public struct RequestOptionsObject: Codable, MemberwiseEquatable, Sendable, Spec
 public struct StringObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `StringObject`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `StringObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1671,14 +1723,16 @@ public struct StringObject: Codable, MemberwiseEquatable, Sendable, SpecDeviatio
 public struct SwiftValue: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `SwiftValue`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `SwiftValue` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1716,14 +1770,16 @@ public struct SwiftValue: Codable, MemberwiseEquatable, Sendable, SpecDeviationR
 public struct URLObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `URLObject`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `URLObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1761,14 +1817,16 @@ public struct URLObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationRe
 public struct URLSessionTransportObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `URLSessionTransportObject`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `URLSessionTransportObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -1806,14 +1864,16 @@ public struct URLSessionTransportObject: Codable, MemberwiseEquatable, Sendable,
 public struct Unknown: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Unknown`.
     public init(value: Swift.String? = nil) {
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Unknown` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -15,10 +15,10 @@ public struct CreateThing: Codable, MemberwiseEquatable, Sendable, SpecDeviation
     public var name: Swift.String
     public var model: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateThing`.
     public init(
@@ -35,6 +35,8 @@ public struct CreateThing: Codable, MemberwiseEquatable, Sendable, SpecDeviation
         self.input = input
         self.name = name
         self.model = model
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateThing` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -88,10 +90,10 @@ public struct Unlisted: Codable, MemberwiseEquatable, Sendable, SpecDeviationRep
     public var b: Swift.String?
     public var a: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Unlisted`.
     public init(
@@ -100,6 +102,8 @@ public struct Unlisted: Codable, MemberwiseEquatable, Sendable, SpecDeviationRep
     ) {
         self.b = b
         self.a = a
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Unlisted` from its JSON object under the decoder's ``DecodingMode``; members it does

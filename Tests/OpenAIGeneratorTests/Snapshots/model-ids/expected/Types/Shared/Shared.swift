@@ -9,10 +9,10 @@ public struct Request: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepo
     public var model: ChatModel
     public var voice: Request.Voice?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Request`.
     public init(
@@ -21,6 +21,8 @@ public struct Request: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepo
     ) {
         self.model = model
         self.voice = voice
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Request` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -8,14 +8,16 @@ import OpenAIRuntime
 public struct RealtimeSessionCreateRequestGA: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var promptCacheTtl: PromptCacheTTLEnum?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `RealtimeSessionCreateRequestGA`.
     public init(promptCacheTtl: PromptCacheTTLEnum? = nil) {
         self.promptCacheTtl = promptCacheTtl
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `RealtimeSessionCreateRequestGA` from its JSON object under the decoder's ``DecodingMode``; members it does

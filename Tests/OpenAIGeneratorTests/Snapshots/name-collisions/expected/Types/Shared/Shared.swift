@@ -13,10 +13,10 @@ public struct FooBar: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepor
     public var defaults: OpenAI.Settings?
     public var value: FooBar.Value?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FooBar`.
     ///
@@ -38,6 +38,8 @@ public struct FooBar: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepor
         self.settings = settings
         self.defaults = defaults
         self.value = value
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FooBar` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -86,14 +88,16 @@ public struct FooBar: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepor
     public struct Settings: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
         public var mode: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Settings`.
         public init(mode: Swift.String? = nil) {
             self.mode = mode
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Settings` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -230,14 +234,16 @@ public struct FooBar: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepor
 public struct FooBarObject: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var name: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `FooBarObject`.
     public init(name: Swift.String? = nil) {
         self.name = name
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `FooBarObject` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -322,14 +328,16 @@ public struct PromptCacheTTLEnum: OpenEnum {
 public struct Settings: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var theme: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Settings`.
     public init(theme: Swift.String? = nil) {
         self.theme = theme
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Settings` from its JSON object under the decoder's ``DecodingMode``; members it does

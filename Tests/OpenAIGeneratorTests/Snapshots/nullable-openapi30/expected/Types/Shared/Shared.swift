@@ -10,10 +10,10 @@ public struct Thread: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepor
     public var title: Swift.String?
     public var archived: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Thread`.
     public init(
@@ -24,6 +24,8 @@ public struct Thread: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepor
         self.metadata = metadata
         self.title = title
         self.archived = archived
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Thread` from its JSON object under the decoder's ``DecodingMode``; members it does

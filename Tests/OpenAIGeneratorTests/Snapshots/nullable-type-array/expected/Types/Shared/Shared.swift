@@ -13,10 +13,10 @@ public struct Run: Codable, MemberwiseEquatable, Sendable, SpecDeviationReportin
     /// May be absent or null.
     public var optionalNullable: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Run`.
     ///
@@ -32,6 +32,8 @@ public struct Run: Codable, MemberwiseEquatable, Sendable, SpecDeviationReportin
         self.requiredNullable = requiredNullable
         self.optionalPlain = optionalPlain
         self.optionalNullable = optionalNullable
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Run` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -18,10 +18,10 @@ public struct VectorStoreFile: Codable, MemberwiseEquatable, Sendable, SpecDevia
     public var isReady: Swift.Bool?
     public var score: Swift.Double?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `VectorStoreFile`.
     ///
@@ -52,6 +52,8 @@ public struct VectorStoreFile: Codable, MemberwiseEquatable, Sendable, SpecDevia
         self.imageURL = imageURL
         self.isReady = isReady
         self.score = score
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `VectorStoreFile` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -9,10 +9,10 @@ public struct EasyInputMessage: Codable, MemberwiseEquatable, Sendable, SpecDevi
     public var role: Swift.String
     public var content: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `EasyInputMessage`.
     public init(
@@ -21,6 +21,8 @@ public struct EasyInputMessage: Codable, MemberwiseEquatable, Sendable, SpecDevi
     ) {
         self.role = role
         self.content = content
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `EasyInputMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -106,10 +108,10 @@ public struct Item: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporti
     public var role: Swift.String
     public var id: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Item`.
     public init(
@@ -118,6 +120,8 @@ public struct Item: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporti
     ) {
         self.role = role
         self.id = id
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Item` from its JSON object under the decoder's ``DecodingMode``; members it does

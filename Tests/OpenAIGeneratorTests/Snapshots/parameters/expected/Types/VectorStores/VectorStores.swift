@@ -10,10 +10,10 @@ public struct VectorStoreFileList: Codable, MemberwiseEquatable, Sendable, SpecD
     public var hasMore: Swift.Bool
     public var lastID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `VectorStoreFileList`.
     public init(
@@ -24,6 +24,8 @@ public struct VectorStoreFileList: Codable, MemberwiseEquatable, Sendable, SpecD
         self.data = data
         self.hasMore = hasMore
         self.lastID = lastID
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `VectorStoreFileList` from its JSON object under the decoder's ``DecodingMode``; members it does

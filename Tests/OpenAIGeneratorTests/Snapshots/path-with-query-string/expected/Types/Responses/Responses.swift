@@ -8,14 +8,16 @@ import OpenAIRuntime
 public struct CreateResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var input: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateResponse`.
     public init(input: Swift.String) {
         self.input = input
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -51,14 +53,16 @@ public struct CreateResponse: Codable, MemberwiseEquatable, Sendable, SpecDeviat
 public struct Response: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Response`.
     public init(id: Swift.String) {
         self.id = id
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Response` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -11,10 +11,10 @@ public struct Link: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporti
     public var `self`: Swift.String
     public var name: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Link`.
     public init(
@@ -23,6 +23,8 @@ public struct Link: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporti
     ) {
         self.`self` = selfValue
         self.name = name
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Link` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -8,14 +8,16 @@ import OpenAIRuntime
 public struct ComparisonFilter: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var key: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ComparisonFilter`.
     public init(key: Swift.String) {
         self.key = key
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ComparisonFilter` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -52,10 +54,10 @@ public struct CompoundFilter: Codable, MemberwiseEquatable, Sendable, SpecDeviat
     public var type: CompoundFilter.TypeValue
     public var filters: [CompoundFilter.Filter]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CompoundFilter`.
     public init(
@@ -64,6 +66,8 @@ public struct CompoundFilter: Codable, MemberwiseEquatable, Sendable, SpecDeviat
     ) {
         self.type = type
         self.filters = filters
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CompoundFilter` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -168,10 +172,10 @@ public struct Expression: Codable, MemberwiseEquatable, Sendable, SpecDeviationR
     public var label: Swift.String?
     public var operand: Operand
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Expression`.
     public init(
@@ -180,6 +184,8 @@ public struct Expression: Codable, MemberwiseEquatable, Sendable, SpecDeviationR
     ) {
         self.label = label
         self.operand = operand
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Expression` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -274,10 +280,10 @@ public struct TreeNode: Codable, MemberwiseEquatable, Sendable, SpecDeviationRep
     }
     public var children: [TreeNode]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `TreeNode`.
     public init(
@@ -288,6 +294,8 @@ public struct TreeNode: Codable, MemberwiseEquatable, Sendable, SpecDeviationRep
         self.name = name
         self._parent = parent.map(Indirect.init)
         self.children = children
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `TreeNode` from its JSON object under the decoder's ``DecodingMode``; members it does

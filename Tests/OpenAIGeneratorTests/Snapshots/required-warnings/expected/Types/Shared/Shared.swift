@@ -8,14 +8,16 @@ import OpenAIRuntime
 public struct AudioDoneEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `AudioDoneEvent`.
     public init(sequenceNumber: Swift.Int) {
         self.sequenceNumber = sequenceNumber
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `AudioDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -53,14 +55,16 @@ public struct AudioDoneEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviat
 public struct DuplicateRequired: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var name: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `DuplicateRequired`.
     public init(name: Swift.String) {
         self.name = name
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `DuplicateRequired` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -9,10 +9,10 @@ public struct ChatCompletionChunk: Codable, MemberwiseEquatable, Sendable, SpecD
     public var id: Swift.String
     public var choices: [ChatCompletionChunk.Choice]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ChatCompletionChunk`.
     public init(
@@ -21,6 +21,8 @@ public struct ChatCompletionChunk: Codable, MemberwiseEquatable, Sendable, SpecD
     ) {
         self.id = id
         self.choices = choices
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ChatCompletionChunk` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -59,10 +61,10 @@ public struct ChatCompletionChunk: Codable, MemberwiseEquatable, Sendable, SpecD
         public var index: Swift.Int
         public var finishReason: ChatCompletionChunk.Choice.FinishReason?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
+        public let specDeviations: SpecDeviations
         /// The members of the JSON object that the schema does not declare, in the order received;
         /// encoded after the declared ones (one named like a declared member replaces its value).
-        public var undeclaredMembers = JSONObject()
+        public var undeclaredMembers: JSONObject
 
         /// Creates a new `Choice`.
         public init(
@@ -71,6 +73,8 @@ public struct ChatCompletionChunk: Codable, MemberwiseEquatable, Sendable, SpecD
         ) {
             self.index = index
             self.finishReason = finishReason
+            self.specDeviations = SpecDeviations()
+            self.undeclaredMembers = JSONObject()
         }
 
         /// Decodes `Choice` from its JSON object under the decoder's ``DecodingMode``; members it does

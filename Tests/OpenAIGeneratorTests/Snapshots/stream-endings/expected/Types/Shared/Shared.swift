@@ -9,10 +9,10 @@ public struct CreateChatCompletionRequest: Codable, MemberwiseEquatable, Sendabl
     public var model: Swift.String
     public var stream: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateChatCompletionRequest`.
     public init(
@@ -21,6 +21,8 @@ public struct CreateChatCompletionRequest: Codable, MemberwiseEquatable, Sendabl
     ) {
         self.model = model
         self.stream = stream
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateChatCompletionRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -58,13 +60,15 @@ public struct CreateChatCompletionRequest: Codable, MemberwiseEquatable, Sendabl
 /// - Remark: Generated from `#/components/schemas/ResponseCompletedEvent`.
 public struct ResponseCompletedEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseCompletedEvent`.
     public init() {
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -146,14 +150,16 @@ public indirect enum ResponseStreamEvent: Codable, MemberwiseEquatable, Sendable
 public struct ResponseTextDeltaEvent: Codable, MemberwiseEquatable, Sendable, SpecDeviationReporting {
     public var delta: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `ResponseTextDeltaEvent`.
     public init(delta: Swift.String) {
         self.delta = delta
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `ResponseTextDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does

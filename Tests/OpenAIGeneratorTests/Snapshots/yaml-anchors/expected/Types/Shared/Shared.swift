@@ -10,10 +10,10 @@ public struct Color: Codable, MemberwiseEquatable, Sendable, SpecDeviationReport
     public var shade: Color.Shade
     public var alpha: Swift.Double?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Color`.
     ///
@@ -26,6 +26,8 @@ public struct Color: Codable, MemberwiseEquatable, Sendable, SpecDeviationReport
     ) {
         self.shade = shade
         self.alpha = alpha
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Color` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -85,10 +87,10 @@ public struct Palette: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepo
     public var background: Palette.Background
     public var opacity: Swift.Double?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `Palette`.
     ///
@@ -101,6 +103,8 @@ public struct Palette: Codable, MemberwiseEquatable, Sendable, SpecDeviationRepo
     ) {
         self.background = background
         self.opacity = opacity
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `Palette` from its JSON object under the decoder's ``DecodingMode``; members it does

@@ -16,10 +16,10 @@ public struct CreateModerationRequest: Codable, MemberwiseEquatable, Sendable, S
     /// Default: `"omni-moderation-latest"`.
     public var model: CreateModerationRequest.Model?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
+    public let specDeviations: SpecDeviations
     /// The members of the JSON object that the schema does not declare, in the order received;
     /// encoded after the declared ones (one named like a declared member replaces its value).
-    public var undeclaredMembers = JSONObject()
+    public var undeclaredMembers: JSONObject
 
     /// Creates a new `CreateModerationRequest`.
     ///
@@ -32,6 +32,8 @@ public struct CreateModerationRequest: Codable, MemberwiseEquatable, Sendable, S
     ) {
         self.input = input
         self.model = model
+        self.specDeviations = SpecDeviations()
+        self.undeclaredMembers = JSONObject()
     }
 
     /// Decodes `CreateModerationRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -179,10 +181,10 @@ public struct CreateModerationRequest: Codable, MemberwiseEquatable, Sendable, S
                 /// Contains either an image URL or a data URL for a base64 encoded image.
                 public var imageURL: CreateModerationRequest.Input.Value.ImageURL.ImageURL
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-                public private(set) var specDeviations = SpecDeviations()
+                public let specDeviations: SpecDeviations
                 /// The members of the JSON object that the schema does not declare, in the order received;
                 /// encoded after the declared ones (one named like a declared member replaces its value).
-                public var undeclaredMembers = JSONObject()
+                public var undeclaredMembers: JSONObject
 
                 /// Creates a new `ImageURL`.
                 ///
@@ -190,6 +192,8 @@ public struct CreateModerationRequest: Codable, MemberwiseEquatable, Sendable, S
                 ///   - imageURL: Contains either an image URL or a data URL for a base64 encoded image.
                 public init(imageURL: CreateModerationRequest.Input.Value.ImageURL.ImageURL) {
                     self.imageURL = imageURL
+                    self.specDeviations = SpecDeviations()
+                    self.undeclaredMembers = JSONObject()
                 }
 
                 /// Decodes `ImageURL` from its JSON object under the decoder's ``DecodingMode``; members it does
@@ -229,10 +233,10 @@ public struct CreateModerationRequest: Codable, MemberwiseEquatable, Sendable, S
                     /// Either a URL of the image or the base64 encoded image data.
                     public var url: Swift.String
                     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-                    public private(set) var specDeviations = SpecDeviations()
+                    public let specDeviations: SpecDeviations
                     /// The members of the JSON object that the schema does not declare, in the order received;
                     /// encoded after the declared ones (one named like a declared member replaces its value).
-                    public var undeclaredMembers = JSONObject()
+                    public var undeclaredMembers: JSONObject
 
                     /// Creates a new `ImageURL`.
                     ///
@@ -240,6 +244,8 @@ public struct CreateModerationRequest: Codable, MemberwiseEquatable, Sendable, S
                     ///   - url: Either a URL of the image or the base64 encoded image data.
                     public init(url: Swift.String) {
                         self.url = url
+                        self.specDeviations = SpecDeviations()
+                        self.undeclaredMembers = JSONObject()
                     }
 
                     /// Decodes `ImageURL` from its JSON object under the decoder's ``DecodingMode``; members it does
