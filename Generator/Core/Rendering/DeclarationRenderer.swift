@@ -89,9 +89,10 @@ struct DeclarationRenderer {
                 body.line("/// Members not declared by the schema (`additionalProperties`).")
                 body.line("\(access) var additionalProperties: [Swift.String: \(additional.swift)]")
             }
-            // No initial values, and `specDeviations` a `let` (only `init(from:)` sets it): the compiler
-            // writes no initial-value functions for the two and no setter for `specDeviations`, 3,900 of
-            // the `OpenAI` module's 88,700 functions (see CONTRIBUTING's Build cost).
+            // No initial values (the memberwise initializer sets both empty), and `specDeviations` a
+            // `let` that `init(from:)` fills: the compiler writes no initial-value functions for the two
+            // and no setter for `specDeviations`, 3,900 of the `OpenAI` module's 88,700 code symbols
+            // (see CONTRIBUTING's Build cost).
             body.line("/// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).")
             body.line("\(access) let specDeviations: SpecDeviations")
             body.line("/// The members of the JSON object that the schema does not declare, in the order received;")
